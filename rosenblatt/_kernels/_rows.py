@@ -1,0 +1,81 @@
+"""Row primitives shared by every kernel, for dense and CSR data alike.
+
+A kernel receives ``X`` either as a 2-D C-contiguous array or as the CSR triplet
+``(data, indices, indptr)``. ``row_dot`` and ``row_axpy`` dispatch on that type
+at compile time, so each rule is written once and numba builds the dense and the
+sparse twin (and the float32/float64, int32/int64-index variants) from it.
+
+The plain-Python bodies below are what runs under ``NUMBA_DISABLE_JIT=1``.
+"""
+
+from numba import types
+from numba.extending import overload, register_jitable
+
+
+@register_jitable
+def _dense_dot(X, i, w):
+    total = 0.0
+    for j in range(X.shape[1]):
+        total += X[i, j] * w[j]
+    return total
+
+
+@register_jitable
+def _csr_dot(X, i, w):
+    data, indices, indptr = X
+    total = 0.0
+    for k in range(indptr[i], indptr[i + 1]):
+        total += data[k] * w[indices[k]]
+    return total
+
+
+@register_jitable
+def _dense_axpy(X, i, w, step):
+    for j in range(X.shape[1]):
+        w[j] += step * X[i, j]
+
+
+@register_jitable
+def _csr_axpy(X, i, w, step):
+    data, indices, indptr = X
+    for k in range(indptr[i], indptr[i + 1]):
+        w[indices[k]] += step * data[k]
+
+
+def n_rows(X):
+    """Number of rows of a dense matrix or a CSR triplet."""
+    if isinstance(X, tuple):
+        return X[2].shape[0] - 1
+    return X.shape[0]
+
+
+def row_dot(X, i, w):
+    """``x_i · w`` for row ``i`` of ``X``."""
+    if isinstance(X, tuple):
+        return _csr_dot(X, i, w)
+    return _dense_dot(X, i, w)
+
+
+def row_axpy(X, i, w, step):
+    """``w += step * x_i`` in place."""
+    if isinstance(X, tuple):
+        _csr_axpy(X, i, w, step)
+    else:
+        _dense_axpy(X, i, w, step)
+
+
+@overload(n_rows)
+def _n_rows_overload(X):
+    if isinstance(X, types.BaseTuple):
+        return lambda X: X[2].shape[0] - 1
+    return lambda X: X.shape[0]
+
+
+@overload(row_dot)
+def _row_dot_overload(X, i, w):
+    return _csr_dot if isinstance(X, types.BaseTuple) else _dense_dot
+
+
+@overload(row_axpy)
+def _row_axpy_overload(X, i, w, step):
+    return _csr_axpy if isinstance(X, types.BaseTuple) else _dense_axpy

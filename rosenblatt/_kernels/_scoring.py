@@ -1,0 +1,60 @@
+"""Kernels that score rows against fixed weights."""
+
+import numba
+import numpy as np
+
+from .._config import jit
+from ._rows import n_rows, row_axpy, row_dot
+
+
+@jit
+def weighted_errors(X, y, sw, w, b, limit):
+    """Sum of ``sw_i`` over rows with ``y_i (w·x_i + b) <= 0``, stopping at ``limit``."""
+    errors = 0.0
+    for i in range(n_rows(X)):
+        if sw[i] != 0.0 and y[i] * (row_dot(X, i, w) + b) <= 0.0:
+            errors += sw[i]
+            if errors >= limit:
+                break
+    return errors
+
+
+@jit
+def misclassified_rows(X, y, sw, w, b, out):
+    """Write the indices of rows with ``y_i (w·x_i + b) <= 0`` into ``out``, in order.
+
+    Rows with zero weight are left out. Returns how many were written.
+    """
+    count = 0
+    for i in range(n_rows(X)):
+        if sw[i] != 0.0 and y[i] * (row_dot(X, i, w) + b) <= 0.0:
+            out[count] = i
+            count += 1
+    return count
+
+
+@jit
+def update_row(X, i, w, step):
+    """``w += step * x_i`` (the single update of PLA, driven from Python)."""
+    row_axpy(X, i, w, step)
+
+
+@jit(parallel=True)
+def decision_function(X, coef, intercept):
+    """``X @ coef.T + intercept`` accumulated in float64, rows in parallel.
+
+    ``coef`` is (n_problems, n_features) float64; float32 ``X`` is read as is,
+    never copied to float64.
+    """
+    n = n_rows(X)
+    out = np.empty((n, coef.shape[0]))
+    for i in numba.prange(n):
+        for k in range(coef.shape[0]):
+            out[i, k] = row_dot(X, i, coef[k]) + intercept[k]
+    return out
+
+
+@jit
+def activation(X, i, w, b):
+    """``w·x_i + b`` for one row, summed as the training kernels sum it."""
+    return row_dot(X, i, w) + b

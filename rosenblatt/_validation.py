@@ -1,0 +1,131 @@
+"""Validation at the public door: data, labels, weights and random generators.
+
+Everything a user passes is checked here once, with messages that say what was
+wrong and what to do; the kernels behind never check again.
+"""
+
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.utils.class_weight import compute_class_weight
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, validate_data
+
+#: dtypes the kernels read as they are; anything else is converted to float64.
+FLOAT_DTYPES = (np.float64, np.float32)
+
+
+def check_random_state(seed):
+    """A ``RandomState`` or ``Generator`` from ``None``, an int, or either object.
+
+    Unlike scikit-learn's helper this also accepts ``numpy.random.Generator``.
+    A generator passed in is used (and advanced) as it is, never copied.
+
+    >>> check_random_state(0).randint(10)
+    5
+    """
+    if seed is None or seed is np.random:
+        return np.random.mtrand._rand
+    if isinstance(seed, numbers.Integral):
+        return np.random.RandomState(seed)
+    if isinstance(seed, (np.random.RandomState, np.random.Generator)):
+        return seed
+    raise ValueError(
+        f"random_state={seed!r} cannot seed a random generator; pass None, an int, "
+        "a numpy.random.RandomState or a numpy.random.Generator."
+    )
+
+
+def validate_X(estimator, X, *, reset):
+    """Check ``X`` (dense or CSR, float32/float64 kept as given, finite)."""
+    try:
+        return validate_data(
+            estimator, X, accept_sparse="csr", dtype=FLOAT_DTYPES, order="C", reset=reset
+        )
+    except ValueError as error:
+        raise _explain(error) from error
+
+
+def validate_X_y(estimator, X, y, *, reset):
+    """Check ``X`` and ``y`` together; ``y`` must hold class labels."""
+    try:
+        X, y = validate_data(
+            estimator, X, y, accept_sparse="csr", dtype=FLOAT_DTYPES, order="C", reset=reset
+        )
+    except ValueError as error:
+        raise _explain(error) from error
+    check_classification_targets(y)
+    return X, y
+
+
+def _explain(error):
+    """Add the remedy to the messages of numpy and scikit-learn that lack one."""
+    message = str(error)
+    if "could not convert" in message or "convert array of bytes/strings" in message:
+        return ValueError(
+            f"X must be numeric ({message}). Encode text or categorical columns first, "
+            "for example with sklearn.preprocessing.OneHotEncoder."
+        )
+    if "0 sample(s)" in message or "0 feature(s)" in message:
+        return ValueError(f"{message} Pass a non-empty X with at least one row and column.")
+    if "inconsistent numbers of samples" in message:
+        return ValueError(f"{message} X and y must have one label per row of X.")
+    return error
+
+
+def check_classes(classes):
+    """Sorted unique labels; at least two are needed to learn anything."""
+    classes = np.unique(np.asarray(classes))
+    if len(classes) < 2:
+        raise ValueError(
+            f"The labels hold only one class ({classes.tolist()!r}); a classifier needs "
+            "at least two. Check y, or the split that produced it."
+        )
+    return classes
+
+
+def encode_labels(y, classes):
+    """Position of each label in ``classes``; unknown labels raise ``ValueError``."""
+    codes = np.searchsorted(classes, y)
+    codes = np.clip(codes, 0, len(classes) - 1)
+    unknown = classes[codes] != y
+    if np.any(unknown):
+        raise ValueError(
+            f"y contains labels {np.unique(y[unknown]).tolist()!r} that are not among the "
+            f"classes {classes.tolist()!r} this model was set up with; pass every label in "
+            "`classes` on the first call to partial_fit."
+        )
+    return codes
+
+
+def row_weights(X, codes, classes, sample_weight, class_weight):
+    """Per-row weights: ``sample_weight`` times the weight of the row's class."""
+    weights = _check_sample_weight(
+        sample_weight, X, dtype=np.float64, ensure_non_negative=True, copy=True
+    )
+    if class_weight is not None:
+        y_codes = np.arange(len(classes))
+        per_class = compute_class_weight(
+            class_weight, classes=y_codes, y=codes
+        ) if class_weight == "balanced" else np.array(
+            [_class_weight_of(class_weight, label) for label in classes], dtype=np.float64
+        )
+        weights *= per_class[codes]
+    return weights
+
+
+def _class_weight_of(class_weight, label):
+    try:
+        return float(class_weight.get(label, 1.0))
+    except (TypeError, ValueError) as error:
+        raise ValueError(
+            f"class_weight[{label!r}] must be a number, got {class_weight.get(label)!r}."
+        ) from error
+
+
+def kernel_view(X):
+    """What the kernels take: the dense array itself or the CSR triplet (no copy)."""
+    if sp.issparse(X):
+        return (X.data, X.indices, X.indptr)
+    return X

@@ -1,0 +1,415 @@
+"""The base every perceptron estimator stands on.
+
+:class:`BasePerceptron` does everything that is not a learning rule: parameter
+and data validation, the mapping of any two labels to -1/+1, one-vs-rest for more
+classes (the binary problems run on threads, since kernels release the GIL),
+initial weights, warm starts, the epoch loop with its shuffling, convergence test,
+early stopping and ``ConvergenceWarning``, the trace, and ``decision_function``.
+
+A rule subclasses it and supplies one method,
+``_run_epoch(problem, Xk, y, sw, order, rec_index, rec_activation)``, which runs
+its kernel over the rows ``order`` of one :class:`Problem` and returns the number
+of updates; rules whose loop is not made of epochs (PLA) override ``_train``.
+"""
+
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import train_test_split
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from . import _kernels
+from ._validation import (
+    check_classes,
+    check_random_state,
+    encode_labels,
+    kernel_view,
+    row_weights,
+    validate_X,
+    validate_X_y,
+)
+from .trace import TraceRecorder
+
+SHUFFLE_MODES = {"none": 0, "once": 1, "every_epoch": 2}
+INIT_MODES = ("zeros", "uniform", "normal")
+_NO_RECORD = (np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float64))
+
+
+@dataclass
+class Problem:
+    """Learning state of one binary problem (the whole model when there are two classes).
+
+    ``coef`` and ``intercept`` (shape (1,)) are the running weights the kernel
+    updates in place; ``extra`` holds arrays a rule keeps besides them.
+    """
+
+    coef: np.ndarray
+    intercept: np.ndarray
+    rng: object
+    classes: tuple
+    n_iter: int = 0
+    n_updates: int = 0
+    converged: bool = False
+    stopped_early: bool = False
+    order: np.ndarray = None
+    recorder: TraceRecorder = None
+    extra: dict = field(default_factory=dict)
+
+
+class BasePerceptron(ClassifierMixin, BaseEstimator):
+    """Shared machinery of the perceptron estimators; not used directly."""
+
+    _parameter_constraints = {
+        "eta": [Interval(Real, 0, None, closed="neither")],
+        "fit_intercept": ["boolean"],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "shuffle": [StrOptions(set(SHUFFLE_MODES))],
+        "init": [StrOptions(set(INIT_MODES)), "array-like"],
+        "random_state": [
+            Interval(Integral, 0, 2**32 - 1, closed="both"),
+            np.random.RandomState,
+            np.random.Generator,
+            None,
+        ],
+        "record": ["boolean"],
+        "class_weight": [StrOptions({"balanced"}), dict, None],
+        "warm_start": ["boolean"],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+        "n_jobs": [Integral, None],
+    }
+
+    #: Printed in the ConvergenceWarning; rules may suggest something better.
+    _advice = "increase max_iter, or use PocketPerceptron to keep the weights with the " \
+        "fewest training mistakes"
+
+    # ------------------------------------------------------------------ public API
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Learn the weights from ``X`` (n_samples, n_features) and labels ``y``.
+
+        Returns ``self``.
+        """
+        X, y = validate_X_y(self, X, y, reset=True)
+        classes = check_classes(y)
+        warm = self.warm_start and hasattr(self, "coef_")
+        if warm and not np.array_equal(classes, self.classes_):
+            raise ValueError(
+                f"warm_start=True needs the classes of the first fit {self.classes_.tolist()!r}"
+                f", got {classes.tolist()!r}; set warm_start=False to start afresh."
+            )
+        self.classes_ = classes
+        codes = encode_labels(y, classes)
+        weights = row_weights(X, codes, classes, sample_weight, self.class_weight)
+        rngs = self._problem_rngs(check_random_state(self.random_state))
+        starts = self._warm_weights() if warm else self._starting_weights(X.shape[1], rngs)
+        self._problems = self._new_problems(starts, rngs)
+        self._learn(
+            X, codes, weights, n_epochs=getattr(self, "max_iter", None), early_stopping=True
+        )
+        return self
+
+    def decision_function(self, X):
+        """Signed activation ``w·x + b``: shape (n_samples,) for two classes, else
+        (n_samples, n_classes)."""
+        check_is_fitted(self)
+        X = validate_X(self, X, reset=False)
+        coef = np.ascontiguousarray(self.coef_, dtype=np.float64)
+        intercept = np.ascontiguousarray(self.intercept_, dtype=np.float64)
+        scores = _kernels.decision_function(kernel_view(X), coef, intercept)
+        return scores.ravel() if scores.shape[1] == 1 else scores
+
+    def predict(self, X):
+        """Class labels; an activation of exactly 0 predicts the negative class."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(np.intp)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    # --------------------------------------------------------------- set-up helpers
+
+    def _binary_labels(self, codes):
+        """The ±1 label vector of each binary problem (one per class for one-vs-rest)."""
+        if len(self.classes_) == 2:
+            return [np.where(codes == 1, 1.0, -1.0)]
+        return [np.where(codes == k, 1.0, -1.0) for k in range(len(self.classes_))]
+
+    def _problem_classes(self):
+        if len(self.classes_) == 2:
+            return [tuple(self.classes_)]
+        return [(f"not {label}", label) for label in self.classes_]
+
+    def _n_problems(self):
+        return 1 if len(self.classes_) == 2 else len(self.classes_)
+
+    def _starting_weights(self, n_features, rngs):
+        """Initial ``(coef, intercept)`` of each problem, bias first when drawn.
+
+        ``"uniform"`` is one call ``rng.random(n_features + 1)`` (NumPy's ``rand``)
+        and ``"normal"`` one call ``rng.standard_normal(...)``, the bias first, as in
+        Kowalczyk's listing; without an intercept, only ``n_features`` numbers.
+        """
+        width = n_features + int(self.fit_intercept)
+        if isinstance(self.init, str):
+            draw = {
+                "zeros": lambda r: np.zeros(width),
+                "uniform": lambda r: r.random(width),
+                "normal": lambda r: r.standard_normal(width),
+            }[self.init]
+            vectors = np.array([draw(r) for r in rngs], dtype=np.float64)
+        else:
+            vectors = self._init_array(width, len(rngs))
+        if self.fit_intercept:
+            return [(v[1:].copy(), v[0]) for v in vectors]
+        return [(v.copy(), 0.0) for v in vectors]
+
+    def _init_array(self, width, n_problems):
+        vectors = np.array(self.init, dtype=np.float64)
+        if vectors.ndim == 1:
+            vectors = np.tile(vectors, (n_problems, 1))
+        if vectors.shape != (n_problems, width) or not np.all(np.isfinite(vectors)):
+            what = "bias first, then one weight per feature" if self.fit_intercept else \
+                "one weight per feature"
+            raise ValueError(
+                f"init must be finite with shape ({width},) or ({n_problems}, {width}) "
+                f"({what}); got shape {vectors.shape}."
+            )
+        return vectors
+
+    def _problem_rngs(self, rng):
+        """The estimator's generator for a binary model; one seeded child per class
+        for one-vs-rest, so that the result does not depend on thread scheduling."""
+        n_problems = self._n_problems()
+        if n_problems == 1:
+            return [rng]
+        seeds = rng.integers(2**31 - 1, size=n_problems) if isinstance(
+            rng, np.random.Generator) else rng.randint(2**31 - 1, size=n_problems)
+        return [np.random.RandomState(seed) for seed in seeds]
+
+    def _warm_weights(self):
+        """The fitted weights, as starting points for ``warm_start``."""
+        return [
+            (np.array(coef, dtype=np.float64), float(intercept))
+            for coef, intercept in zip(self.coef_, self.intercept_)
+        ]
+
+    def _new_problems(self, starts, rngs):
+        """One :class:`Problem` per binary problem, from ``(coef, intercept)`` starts."""
+        problems = []
+        for (coef, intercept), problem_rng, classes in zip(
+            starts, rngs, self._problem_classes()
+        ):
+            problem = Problem(
+                coef=np.ascontiguousarray(coef, dtype=np.float64),
+                intercept=np.array([intercept], dtype=np.float64),
+                rng=problem_rng,
+                classes=classes,
+            )
+            if self.record:
+                problem.recorder = TraceRecorder(coef, intercept, classes)
+            self._prepare_problem(problem)
+            problems.append(problem)
+        return problems
+
+    def _prepare_problem(self, problem):
+        """Hook: add a rule's own state to a new problem."""
+
+    # ------------------------------------------------------------------- training
+
+    def _learn(self, X, codes, weights, *, n_epochs, early_stopping):
+        """Train every problem for up to ``n_epochs``, then publish the results."""
+        Xk = kernel_view(X)
+        labels = self._binary_labels(codes)
+
+        def train(k):
+            problem = self._problems[k]
+            stopper = None
+            sw = weights
+            if early_stopping and getattr(self, "early_stopping", False):
+                sw, stopper = self._validation_split(X, labels[k], weights, problem.rng)
+            self._train(problem, X, Xk, labels[k], sw, n_epochs, stopper)
+
+        n_jobs = getattr(self, "n_jobs", None)
+        workers = _n_workers(n_jobs, len(self._problems))
+        if workers == 1:
+            for k in range(len(self._problems)):
+                train(k)
+        else:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                list(pool.map(train, range(len(self._problems))))
+        self._publish()
+
+    def _train(self, problem, X, Xk, y, sw, n_epochs, stopper):
+        """The epoch loop: stop at the first epoch without a mistake, when early
+        stopping says so, or after ``n_epochs``."""
+        n = X.shape[0]
+        for _ in range(n_epochs):
+            order = self._epoch_order(problem, n)
+            buffers = problem.recorder.buffers(n) if problem.recorder else _NO_RECORD
+            mistakes = self._run_epoch(problem, Xk, y, sw, order, *buffers)
+            problem.n_iter += 1
+            problem.n_updates += mistakes
+            if problem.recorder:
+                self._record(problem, X, y, sw, buffers, mistakes)
+            problem.converged = mistakes == 0
+            if problem.converged:
+                break
+            if stopper is not None and stopper(problem):
+                problem.stopped_early = True
+                break
+
+    def _epoch_order(self, problem, n):
+        """Row order of the next epoch (Daumé §4.2): fixed, one permutation, or new."""
+        mode = getattr(self, "shuffle", "none")
+        if mode == "every_epoch":
+            return problem.rng.permutation(n).astype(np.intp)
+        if mode == "once":
+            if problem.order is None or len(problem.order) != n:
+                problem.order = problem.rng.permutation(n).astype(np.intp)
+            return problem.order
+        return np.arange(n, dtype=np.intp)
+
+    def _record(self, problem, X, y, sw, buffers, mistakes):
+        rows, activations = buffers[0][:mistakes], buffers[1][:mistakes]
+        steps = self.eta * sw[rows] * y[rows]
+        problem.recorder.add_online(
+            problem.n_iter, X, y, rows, activations, steps, self.fit_intercept
+        )
+
+    def _published_weights(self, problem):
+        """The weights a problem exposes as ``coef_``/``intercept_``."""
+        return problem.coef, problem.intercept[0]
+
+    def _validation_split(self, X, y, weights, rng):
+        """Hold out ``validation_fraction`` of the rows (stratified) for early stopping.
+
+        The held-out rows stay in ``X`` with weight 0, so the kernels skip them
+        without a copy of ``X``. Returns the training weights and a stop test.
+        """
+        n = X.shape[0]
+        seed = rng.integers(2**31 - 1) if isinstance(rng, np.random.Generator) \
+            else rng.randint(2**31 - 1)
+        try:
+            _, held_out = train_test_split(
+                np.arange(n), test_size=self.validation_fraction, stratify=y,
+                random_state=seed,
+            )
+        except ValueError as error:
+            raise ValueError(
+                f"early_stopping could not hold out validation_fraction="
+                f"{self.validation_fraction} of {n} rows with both classes ({error}); "
+                "use more data, a larger validation_fraction, or early_stopping=False."
+            ) from error
+        train_weights = weights.copy()
+        train_weights[held_out] = 0.0
+        X_val = kernel_view(X[held_out])
+        y_val, w_val = y[held_out], weights[held_out]
+        total = w_val.sum()
+        state = {"best": -np.inf, "stale": 0}
+
+        def stop(problem):
+            coef, intercept = self._published_weights(problem)
+            errors = _kernels.weighted_errors(X_val, y_val, w_val, coef, intercept, np.inf)
+            score = 1.0 - errors / total if total > 0 else 0.0
+            if score > state["best"]:
+                state["best"], state["stale"] = score, 0
+            else:
+                state["stale"] += 1
+            return state["stale"] >= self.n_iter_no_change
+
+        return train_weights, stop
+
+    def _publish(self):
+        """Set the fitted attributes from the problems, and warn if any ran out."""
+        weights = [self._published_weights(p) for p in self._problems]
+        self.coef_ = np.array([w for w, _ in weights], dtype=np.float64)
+        self.intercept_ = np.array([b for _, b in weights], dtype=np.float64)
+        self.n_iter_ = max(p.n_iter for p in self._problems)
+        self.n_updates_ = sum(p.n_updates for p in self._problems)
+        self.converged_ = all(p.converged for p in self._problems)
+        if self.record:
+            traces = tuple(p.recorder.build() for p in self._problems)
+            self.trace_ = traces[0] if len(traces) == 1 else traces
+        self._warn_if_not_converged()
+
+    def _warn_if_not_converged(self):
+        failed = [p for p in self._problems if not p.converged and not p.stopped_early]
+        if not failed or getattr(self, "_in_partial_fit", False):
+            return
+        which = ""
+        if len(self._problems) > 1:
+            which = " for class(es) " + ", ".join(repr(p.classes[1]) for p in failed)
+        warnings.warn(
+            f"{type(self).__name__} ran {self._limit_description()} without a mistake-free "
+            f"pass{which}; the data may not be linearly separable — {self._advice}.",
+            ConvergenceWarning,
+            stacklevel=3,
+        )
+
+    def _limit_description(self):
+        return f"max_iter={self.max_iter} epochs"
+
+
+class OnlinePerceptronMixin:
+    """``partial_fit``: one epoch over each chunk, the state kept between calls."""
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """One epoch over ``X, y`` continuing from the current state.
+
+        ``classes`` (every label the stream will hold) is required on the first call.
+        Early stopping does not apply to ``partial_fit``.
+        """
+        first = not hasattr(self, "_problems")
+        if first:
+            self._validate_params()
+            if classes is None:
+                raise ValueError(
+                    "classes must be passed on the first call to partial_fit: every label "
+                    "the stream will contain, e.g. classes=[0, 1]."
+                )
+            if self.class_weight == "balanced":
+                raise ValueError(
+                    "class_weight='balanced' needs all labels at once and cannot be used "
+                    "with partial_fit; pass a dict of class weights instead."
+                )
+        X, y = validate_X_y(self, X, y, reset=first)
+        if first:
+            self.classes_ = check_classes(classes)
+            rngs = self._problem_rngs(check_random_state(self.random_state))
+            self._problems = self._new_problems(self._starting_weights(X.shape[1], rngs), rngs)
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(
+                f"classes={np.unique(classes).tolist()!r} differs from the classes of the "
+                f"first partial_fit call {self.classes_.tolist()!r}."
+            )
+        codes = encode_labels(y, self.classes_)
+        weights = row_weights(X, codes, self.classes_, sample_weight, self.class_weight)
+        self._in_partial_fit = True
+        try:
+            self._learn(X, codes, weights, n_epochs=1, early_stopping=False)
+        finally:
+            self._in_partial_fit = False
+        return self
+
+
+def _n_workers(n_jobs, n_tasks):
+    import os
+
+    if n_jobs is None or n_tasks == 1:
+        return 1
+    cores = os.cpu_count() or 1
+    wanted = cores + 1 + n_jobs if n_jobs < 0 else n_jobs
+    return max(1, min(wanted, n_tasks))

@@ -1,0 +1,42 @@
+"""Parser and dispatch; each subcommand lives in its own module."""
+
+import argparse
+import sys
+
+from .. import __version__
+from . import demo
+
+#: Subcommand modules: each has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
+#: ``run(args) -> int``.
+COMMANDS = (demo,)
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(
+        prog="rosenblatt",
+        description="The perceptron family of linear classifiers.",
+    )
+    parser.add_argument("--version", action="version", version=f"rosenblatt {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for command in COMMANDS:
+        sub = subparsers.add_parser(command.NAME, help=command.HELP, description=command.HELP)
+        command.add_arguments(sub)
+        sub.set_defaults(run=command.run)
+    return parser
+
+
+def main(argv=None):
+    """Run the command line; returns the exit code (0 success, 2 bad usage or input)."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse has printed its message already
+        return int(exit_.code or 0)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        return args.run(args)
+    except (ValueError, OSError) as error:
+        print(f"rosenblatt {args.command}: error: {error}", file=sys.stderr)
+        return 2

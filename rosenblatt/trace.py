@@ -1,0 +1,170 @@
+"""The training trace: one record per weight update, kept when ``record=True``.
+
+The kernels record only the row and the activation of each mistake (cheap, and
+nothing at all when recording is off). The weights after each update are then
+rebuilt here by replaying the updates in order with the same float64 arithmetic
+as the kernel (``w += step * x``, no fused multiply-add), so the replayed
+weights are the kernel's weights bit for bit.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+import scipy.sparse as sp
+
+
+@dataclass(frozen=True)
+class Trace:
+    """Per-update record of a binary perceptron run.
+
+    Attributes
+    ----------
+    epoch : ndarray of int, shape (n_updates,)
+        Epoch (or PLA iteration, or batch iteration) of each update, from 1.
+    index : ndarray of int
+        Row of the training ``X`` that caused the update.
+    x : ndarray of shape (n_updates, n_features)
+        That row, as a dense float64 vector.
+    y : ndarray of float
+        Its label coded as -1.0 / +1.0 (``classes[0]`` / ``classes[1]``).
+    activation : ndarray of float
+        ``w·x + b`` before the update.
+    update : ndarray of float
+        The multiple of ``x`` added to ``w`` (``eta * sample_weight * y``); the
+        bias moved by the same amount when it is fitted.
+    coef, intercept : ndarrays of shape (n_updates, n_features) and (n_updates,)
+        The weights and bias after the update.
+    coef_init, intercept_init : ndarray and float
+        The weights and bias the run started from.
+    classes : tuple
+        ``(negative, positive)`` labels of this binary problem.
+
+    Examples
+    --------
+    CISC 271's table: labels in {0, 1}, with the quantisation ``q`` and the
+    residual ``e = y - q`` of every update.
+
+    >>> from rosenblatt import Perceptron
+    >>> X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]
+    >>> trace = Perceptron(shuffle="none", record=True).fit(X, y).trace_
+    >>> len(trace), trace.q[:4].tolist(), trace.e[:4].tolist()
+    (18, [1, 0, 1, 1], [-1, 1, -1, -1])
+    >>> trace.coef[-1].tolist(), float(trace.intercept[-1])
+    ([3.0, 2.0], -4.0)
+    """
+
+    epoch: np.ndarray
+    index: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    activation: np.ndarray
+    update: np.ndarray
+    coef: np.ndarray
+    intercept: np.ndarray
+    coef_init: np.ndarray
+    intercept_init: float
+    classes: tuple
+
+    def __len__(self):
+        return len(self.index)
+
+    @property
+    def q(self):
+        """Quantisation of the activation in the 0/1 coding (CISC 271): 1 if ``a > 0``,
+        0 if ``a < 0``.
+
+        At ``a = 0`` the rule's ``y a <= 0`` makes the point a mistake whatever
+        its label, so ``q`` is reported as the opposite of ``y`` there: then
+        ``e = y - q`` is ±1 on every record and ``e x`` is the update made.
+        """
+        positive = (self.y > 0).astype(int)
+        return np.where(self.activation > 0, 1, np.where(self.activation < 0, 0, 1 - positive))
+
+    @property
+    def e(self):
+        """Residual ``e = y - q`` with the labels coded 0/1 (CISC 271 Table 30.2)."""
+        return (self.y > 0).astype(int) - self.q
+
+    @property
+    def labels(self):
+        """The labels of the updating rows, in the user's own coding."""
+        negative, positive = self.classes
+        return np.where(self.y > 0, positive, negative)
+
+
+class TraceRecorder:
+    """Collects the updates of successive epochs and builds a :class:`Trace`."""
+
+    _FIELDS = ("epoch", "index", "x", "y", "activation", "update", "coef", "intercept")
+
+    def __init__(self, coef_init, intercept_init, classes):
+        self.coef_init = np.array(coef_init, dtype=np.float64)
+        self.intercept_init = float(intercept_init)
+        self.classes = tuple(classes)
+        self._parts = {field: [] for field in self._FIELDS}
+
+    @staticmethod
+    def buffers(n_rows):
+        """Row and activation buffers large enough for one epoch's mistakes."""
+        return np.empty(n_rows, dtype=np.intp), np.empty(n_rows, dtype=np.float64)
+
+    def _last_weights(self):
+        if self._parts["coef"]:
+            return self._parts["coef"][-1][-1], self._parts["intercept"][-1][-1]
+        return self.coef_init, self.intercept_init
+
+    def add_online(self, epoch, X, y, rows, activations, steps, fit_intercept):
+        """Record updates applied one after another (``w += step * x`` each)."""
+        x = _dense_rows(X, rows)
+        coef_start, intercept_start = self._last_weights()
+        # cumsum adds in sequence, exactly as the kernel did
+        coefs = np.cumsum(np.vstack([coef_start[None, :], steps[:, None] * x]), axis=0)[1:]
+        bias_steps = steps if fit_intercept else np.zeros_like(steps)
+        intercepts = np.cumsum(np.concatenate([[intercept_start], bias_steps]))[1:]
+        self._append(epoch, x, y, rows, activations, steps, coefs, intercepts)
+
+    def add_batch(self, epoch, X, y, rows, activations, steps, coef_after, intercept_after):
+        """Record the rows of one batch step; they all share the weights after it."""
+        n = len(rows)
+        coefs = np.repeat(np.asarray(coef_after, dtype=np.float64)[None, :], n, axis=0)
+        intercepts = np.full(n, float(intercept_after))
+        self._append(epoch, _dense_rows(X, rows), y, rows, activations, steps, coefs, intercepts)
+
+    def _append(self, epoch, x, y, rows, activations, steps, coefs, intercepts):
+        values = dict(
+            epoch=np.full(len(rows), epoch, dtype=np.intp),
+            index=np.asarray(rows, dtype=np.intp),
+            x=x,
+            y=np.asarray(y, dtype=np.float64)[rows],
+            activation=np.asarray(activations, dtype=np.float64),
+            update=np.asarray(steps, dtype=np.float64),
+            coef=coefs,
+            intercept=intercepts,
+        )
+        for field, value in values.items():
+            self._parts[field].append(value)
+
+    def build(self):
+        """The :class:`Trace` of everything recorded so far."""
+        d = len(self.coef_init)
+        empty = dict(
+            epoch=np.empty(0, dtype=np.intp), index=np.empty(0, dtype=np.intp),
+            x=np.empty((0, d)), coef=np.empty((0, d)),
+        )
+        columns = {
+            field: np.concatenate(parts) if parts else empty.get(field, np.empty(0))
+            for field, parts in self._parts.items()
+        }
+        return Trace(
+            **columns,
+            coef_init=self.coef_init,
+            intercept_init=self.intercept_init,
+            classes=self.classes,
+        )
+
+
+def _dense_rows(X, rows):
+    """Rows of a dense array or a CSR matrix as a dense float64 array."""
+    if sp.issparse(X):
+        return np.asarray(X[rows].toarray(), dtype=np.float64)
+    return np.asarray(X[rows], dtype=np.float64)
