@@ -177,7 +177,7 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
         return [(v.copy(), 0.0) for v in vectors]
 
     def _init_array(self, width, n_problems):
-        vectors = np.array(self.init, dtype=np.float64)
+        given = vectors = np.array(self.init, dtype=np.float64)
         if vectors.ndim == 1:
             vectors = np.tile(vectors, (n_problems, 1))
         if vectors.shape != (n_problems, width) or not np.all(np.isfinite(vectors)):
@@ -185,7 +185,7 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
                 "one weight per feature"
             raise ValueError(
                 f"init must be finite with shape ({width},) or ({n_problems}, {width}) "
-                f"({what}); got shape {vectors.shape}."
+                f"({what}); got shape {given.shape}."
             )
         return vectors
 
