@@ -12,6 +12,8 @@ its kernel over the rows ``order`` of one :class:`Problem` and returns the numbe
 of updates; rules whose loop is not made of epochs (PLA) override ``_train``.
 """
 
+import os
+import sys
 import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -351,12 +353,12 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
             return
         which = ""
         if len(self._problems) > 1:
-            which = " for class(es) " + ", ".join(repr(p.classes[1]) for p in failed)
+            which = " for class(es) " + ", ".join(str(p.classes[1]) for p in failed)
         warnings.warn(
             f"{type(self).__name__} ran {self._limit_description()} without a mistake-free "
             f"pass{which}; the data may not be linearly separable — {self._advice}.",
             ConvergenceWarning,
-            stacklevel=3,
+            stacklevel=_caller_stacklevel(),
         )
 
     def _limit_description(self):
@@ -405,9 +407,20 @@ class OnlinePerceptronMixin:
         return self
 
 
-def _n_workers(n_jobs, n_tasks):
-    import os
+def _caller_stacklevel():
+    """``stacklevel`` that points a warning at the first frame outside rosenblatt
+    and scikit-learn (whose ``_fit_context`` wraps ``fit``)."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(package)
+        or f"{os.sep}sklearn{os.sep}" in frame.f_code.co_filename
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
 
+
+def _n_workers(n_jobs, n_tasks):
     if n_jobs is None or n_tasks == 1:
         return 1
     cores = os.cpu_count() or 1

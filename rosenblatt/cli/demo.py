@@ -1,5 +1,7 @@
 """``rosenblatt demo``: the blog's experiment end to end."""
 
+import argparse
+
 from ..datasets import make_target_line
 from ..linear_model import PLA
 from ..metrics import in_sample_error, out_of_sample_error
@@ -12,9 +14,12 @@ HELP = (
 
 
 def _positive_int(text):
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
     if value < 1:
-        raise ValueError(f"expected a positive integer, got {text}")
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
     return value
 
 

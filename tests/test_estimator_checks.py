@@ -1,0 +1,32 @@
+"""scikit-learn's own compliance suite, run on every estimator."""
+
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from rosenblatt import PLA, BatchPerceptron, Perceptron, PocketPerceptron
+
+ESTIMATORS = [
+    Perceptron(random_state=0),
+    PLA(random_state=0),
+    BatchPerceptron(random_state=0),
+    PocketPerceptron(random_state=0),
+]
+
+_ORDER_MATTERS = (
+    "a weight of k is one update of k times the step, while k copies of a row are k "
+    "updates at different points of the epoch (the online rule depends on order); "
+    "scikit-learn marks its own Perceptron the same way"
+)
+
+
+def expected_failed_checks(estimator):
+    if isinstance(estimator, (Perceptron, PocketPerceptron, PLA)):
+        return {
+            "check_sample_weight_equivalence_on_dense_data": _ORDER_MATTERS,
+            "check_sample_weight_equivalence_on_sparse_data": _ORDER_MATTERS,
+        }
+    return {}
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
