@@ -1,4 +1,4 @@
-"""Numerical choices in one place: numba flags, the disk cache, and thread control.
+"""Numerical choices in one place: numba flags and the disk cache.
 
 Every compiled kernel in :mod:`rosenblatt._kernels` is built with :func:`jit`, so a
 change of policy here reaches all of them.
@@ -10,8 +10,6 @@ validation is there to catch) nor ``contract`` (fused multiply-add would make a
 kernel's ``w += step * x`` round differently from the replayed trace and the NumPy
 oracles).
 """
-
-from contextlib import contextmanager
 
 import numba
 
@@ -29,23 +27,3 @@ def jit(function=None, **overrides):
     if function is None:
         return lambda f: numba.jit(**options)(f)
     return numba.jit(**options)(function)
-
-
-@contextmanager
-def numba_threads(n_jobs):
-    """Run the body with numba's thread count set from ``n_jobs``, then restore it.
-
-    ``n_jobs=None`` keeps the current setting; ``-1`` means every core numba may use.
-    """
-    previous = numba.get_num_threads()
-    if n_jobs is None:
-        wanted = previous
-    elif n_jobs < 0:
-        wanted = max(1, numba.config.NUMBA_NUM_THREADS + 1 + n_jobs)
-    else:
-        wanted = min(n_jobs, numba.config.NUMBA_NUM_THREADS)
-    numba.set_num_threads(wanted)
-    try:
-        yield wanted
-    finally:
-        numba.set_num_threads(previous)
