@@ -41,6 +41,7 @@ from .trace import TraceRecorder
 SHUFFLE_MODES = {"none": 0, "once": 1, "every_epoch": 2}
 INIT_MODES = ("zeros", "uniform", "normal")
 _NO_RECORD = (np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float64))
+_NO_POCKET = (np.empty(0), np.empty(1), np.empty(1))
 
 
 @dataclass
@@ -363,6 +364,53 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
 
     def _limit_description(self):
         return f"max_iter={self.max_iter} epochs"
+
+
+class EpochPerceptron(BasePerceptron):
+    """The parameters of the rules that pass over the rows one at a time, epoch
+    after epoch (the perceptron and the pocket); scikit-learn reads them from
+    this ``__init__``."""
+
+    def __init__(
+        self,
+        *,
+        eta=1.0,
+        fit_intercept=True,
+        max_iter=1000,
+        shuffle="every_epoch",
+        init="zeros",
+        random_state=None,
+        record=False,
+        class_weight=None,
+        warm_start=False,
+        early_stopping=False,
+        validation_fraction=0.1,
+        n_iter_no_change=5,
+        n_jobs=None,
+    ):
+        self.eta = eta
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.init = init
+        self.random_state = random_state
+        self.record = record
+        self.class_weight = class_weight
+        self.warm_start = warm_start
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.n_jobs = n_jobs
+
+    def _run_epoch(self, problem, Xk, y, sw, order, rec_index, rec_activation):
+        return _kernels.perceptron_epoch(
+            Xk, y, sw, order, problem.coef, problem.intercept, self.eta,
+            self.fit_intercept, rec_index, rec_activation, *self._pocket(problem, Xk, y, sw),
+        )
+
+    def _pocket(self, problem, Xk, y, sw):
+        """The kernel's pocket arrays ``(w, b, errors)``; empty ones mean no pocket."""
+        return _NO_POCKET
 
 
 class OnlinePerceptronMixin:

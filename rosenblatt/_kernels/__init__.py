@@ -7,7 +7,7 @@ Validation happens once, in the public estimators; kernels never check again.
 """
 
 from ._batch import batch_step
-from ._online import perceptron_epoch, pocket_epoch
+from ._online import perceptron_epoch
 from ._scoring import activation, decision_function, misclassified_rows, update_row, weighted_errors
 
 __all__ = [
@@ -16,7 +16,6 @@ __all__ = [
     "decision_function",
     "misclassified_rows",
     "perceptron_epoch",
-    "pocket_epoch",
     "update_row",
     "weighted_errors",
 ]

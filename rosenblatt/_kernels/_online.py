@@ -1,4 +1,4 @@
-"""Online (one example at a time) epochs: the perceptron and the pocket algorithm."""
+"""Online (one example at a time) epochs: the perceptron, optionally with a pocket."""
 
 from .._config import jit
 from ._rows import row_axpy, row_dot
@@ -6,7 +6,10 @@ from ._scoring import weighted_errors
 
 
 @jit
-def perceptron_epoch(X, y, sw, order, w, b, eta, fit_intercept, rec_index, rec_activation):
+def perceptron_epoch(
+    X, y, sw, order, w, b, eta, fit_intercept, rec_index, rec_activation,
+    pocket_w, pocket_b, pocket_errors,
+):
     """One pass of the perceptron rule over the rows ``order`` (Daumé Alg. 5).
 
     For each row ``i``: ``a = w·x_i + b``; a mistake is ``y_i a <= 0``, and it
@@ -17,9 +20,16 @@ def perceptron_epoch(X, y, sw, order, w, b, eta, fit_intercept, rec_index, rec_a
     place. When ``rec_index`` is non-empty (length >= len(order)), the row and
     the activation of every mistake are written there, in order.
 
+    The pocket (Gallant 1990), when ``pocket_w`` is non-empty: after every
+    update the weighted training mistakes of the new weights are counted, and
+    if strictly fewer than ``pocket_errors[0]`` the weights are copied into
+    ``pocket_w, pocket_b``. The count stops once it reaches the pocket's, since
+    such weights cannot replace it.
+
     Returns the number of mistakes (updates) in the epoch.
     """
     recording = rec_index.shape[0] > 0
+    pocketing = pocket_w.shape[0] > 0
     n_mistakes = 0
     for t in range(order.shape[0]):
         i = order[t]
@@ -35,44 +45,10 @@ def perceptron_epoch(X, y, sw, order, w, b, eta, fit_intercept, rec_index, rec_a
                 rec_index[n_mistakes] = i
                 rec_activation[n_mistakes] = activation
             n_mistakes += 1
-    return n_mistakes
-
-
-@jit
-def pocket_epoch(
-    X, y, sw, order, w, b, eta, fit_intercept, pocket_w, pocket_b, pocket_errors,
-    rec_index, rec_activation,
-):
-    """One perceptron epoch that pockets the best weights seen (Gallant 1990).
-
-    The running weights ``w, b`` follow the plain perceptron rule exactly as
-    :func:`perceptron_epoch`. After every update the weighted number of training
-    mistakes of the new weights is counted; when it is strictly smaller than
-    ``pocket_errors[0]`` the new weights are copied into ``pocket_w, pocket_b``.
-    Counting stops early once it reaches the pocket's count, since such weights
-    cannot replace it.
-
-    Returns the number of mistakes (updates) in the epoch.
-    """
-    recording = rec_index.shape[0] > 0
-    n_mistakes = 0
-    for t in range(order.shape[0]):
-        i = order[t]
-        if sw[i] == 0.0:
-            continue
-        activation = row_dot(X, i, w) + b[0]
-        if y[i] * activation <= 0.0:
-            step = eta * sw[i] * y[i]
-            row_axpy(X, i, w, step)
-            if fit_intercept:
-                b[0] += step
-            if recording:
-                rec_index[n_mistakes] = i
-                rec_activation[n_mistakes] = activation
-            n_mistakes += 1
-            errors = weighted_errors(X, y, sw, w, b[0], pocket_errors[0])
-            if errors < pocket_errors[0]:
-                pocket_w[:] = w
-                pocket_b[0] = b[0]
-                pocket_errors[0] = errors
+            if pocketing:
+                errors = weighted_errors(X, y, sw, w, b[0], pocket_errors[0])
+                if errors < pocket_errors[0]:
+                    pocket_w[:] = w
+                    pocket_b[0] = b[0]
+                    pocket_errors[0] = errors
     return n_mistakes

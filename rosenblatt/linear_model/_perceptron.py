@@ -4,12 +4,11 @@ Ahmed & Pavlu Alg. 1 and Daumé Alg. 5; the "missed" flag loop of CISC 271 §30.
 is the same algorithm (one epoch without a miss ends training).
 """
 
-from .. import _kernels
-from ..base import BasePerceptron, OnlinePerceptronMixin
+from ..base import EpochPerceptron, OnlinePerceptronMixin
 from ._params import ATTRIBUTES, parameters
 
 
-class Perceptron(OnlinePerceptronMixin, BasePerceptron):
+class Perceptron(OnlinePerceptronMixin, EpochPerceptron):
     __doc__ = f"""The classic perceptron: an update on every mistake, epoch after epoch.
 
     For each row in turn, ``a = w·x + b``; if ``y a <= 0`` (Daumé stresses ≤: a
@@ -54,40 +53,3 @@ class Perceptron(OnlinePerceptronMixin, BasePerceptron):
     >>> model.intercept_.tolist(), model.coef_.tolist(), model.n_iter_
     ([-4.0], [[3.0, 2.0]], 9)
     """
-
-    def __init__(
-        self,
-        *,
-        eta=1.0,
-        fit_intercept=True,
-        max_iter=1000,
-        shuffle="every_epoch",
-        init="zeros",
-        random_state=None,
-        record=False,
-        class_weight=None,
-        warm_start=False,
-        early_stopping=False,
-        validation_fraction=0.1,
-        n_iter_no_change=5,
-        n_jobs=None,
-    ):
-        self.eta = eta
-        self.fit_intercept = fit_intercept
-        self.max_iter = max_iter
-        self.shuffle = shuffle
-        self.init = init
-        self.random_state = random_state
-        self.record = record
-        self.class_weight = class_weight
-        self.warm_start = warm_start
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.n_jobs = n_jobs
-
-    def _run_epoch(self, problem, Xk, y, sw, order, rec_index, rec_activation):
-        return _kernels.perceptron_epoch(
-            Xk, y, sw, order, problem.coef, problem.intercept, self.eta,
-            self.fit_intercept, rec_index, rec_activation,
-        )

@@ -3,11 +3,11 @@
 import numpy as np
 
 from .. import _kernels
-from ..base import BasePerceptron
+from ..base import EpochPerceptron
 from ._params import ATTRIBUTES, parameters
 
 
-class PocketPerceptron(BasePerceptron):
+class PocketPerceptron(EpochPerceptron):
     __doc__ = f"""Perceptron that returns the weights with the fewest training mistakes seen.
 
     The running weights follow the perceptron rule exactly (see
@@ -57,54 +57,19 @@ class PocketPerceptron(BasePerceptron):
     _advice = "the weights with the fewest training mistakes seen are returned " \
         "(pocket_errors_); increase max_iter to search longer"
 
-    def __init__(
-        self,
-        *,
-        eta=1.0,
-        fit_intercept=True,
-        max_iter=1000,
-        shuffle="every_epoch",
-        init="zeros",
-        random_state=None,
-        record=False,
-        class_weight=None,
-        warm_start=False,
-        early_stopping=False,
-        validation_fraction=0.1,
-        n_iter_no_change=5,
-        n_jobs=None,
-    ):
-        self.eta = eta
-        self.fit_intercept = fit_intercept
-        self.max_iter = max_iter
-        self.shuffle = shuffle
-        self.init = init
-        self.random_state = random_state
-        self.record = record
-        self.class_weight = class_weight
-        self.warm_start = warm_start
-        self.early_stopping = early_stopping
-        self.validation_fraction = validation_fraction
-        self.n_iter_no_change = n_iter_no_change
-        self.n_jobs = n_jobs
-
     def _prepare_problem(self, problem):
         problem.extra.update(
             coef=problem.coef.copy(), intercept=problem.intercept.copy(), errors=None
         )
 
-    def _run_epoch(self, problem, Xk, y, sw, order, rec_index, rec_activation):
+    def _pocket(self, problem, Xk, y, sw):
         pocket = problem.extra
         if pocket["errors"] is None:  # first epoch: count the starting weights' mistakes
             start_errors = _kernels.weighted_errors(
                 Xk, y, sw, pocket["coef"], pocket["intercept"][0], np.inf
             )
             pocket["errors"] = np.array([start_errors])
-        return _kernels.pocket_epoch(
-            Xk, y, sw, order, problem.coef, problem.intercept, self.eta,
-            self.fit_intercept, pocket["coef"], pocket["intercept"], pocket["errors"],
-            rec_index, rec_activation,
-        )
+        return pocket["coef"], pocket["intercept"], pocket["errors"]
 
     def _published_weights(self, problem):
         return problem.extra["coef"], problem.extra["intercept"][0]
