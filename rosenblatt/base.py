@@ -7,9 +7,11 @@ initial weights, warm starts, the epoch loop with its shuffling, convergence tes
 early stopping and ``ConvergenceWarning``, the trace, and ``decision_function``.
 
 A rule subclasses it and supplies one method,
-``_run_epoch(problem, Xk, y, sw, order, rec_index, rec_activation)``, which runs
-its kernel over the rows ``order`` of one :class:`Problem` and returns the number
-of updates; rules whose loop is not made of epochs (PLA) override ``_train``.
+``_run_epoch(problem, Xk, y, sw, order, record)``, which runs its kernel over
+the rows ``order`` of one :class:`Problem` and returns the number of updates;
+other hooks (``_after_epoch``, ``_converged``, ``_published_weights``, ...)
+have defaults that suit the perceptron. Rules whose loop is not made of epochs
+(PLA) override ``_train``.
 """
 
 import os
@@ -40,22 +42,26 @@ from .trace import TraceRecorder
 
 SHUFFLE_MODES = {"none": 0, "once": 1, "every_epoch": 2}
 INIT_MODES = ("zeros", "uniform", "normal")
-_NO_RECORD = (np.empty(0, dtype=np.intp), np.empty(0, dtype=np.float64))
+_NO_RECORD = (np.empty(0, dtype=np.intp), np.empty(0), np.empty(0, dtype=np.int64))
+_NO_CACHE = (np.empty(0), np.empty(1))
 _NO_POCKET = (np.empty(0), np.empty(1), np.empty(1))
 
 
 @dataclass
 class Problem:
-    """Learning state of one binary problem (the whole model when there are two classes).
+    """Learning state of one problem: a binary problem (the whole model when there
+    are two classes, one per class for one-vs-rest), or a native multiclass one.
 
-    ``coef`` and ``intercept`` (shape (1,)) are the running weights the kernel
-    updates in place; ``extra`` holds arrays a rule keeps besides them.
+    ``coef`` and ``intercept`` (shape (1,) for a binary problem) are the running
+    weights the kernel updates in place; ``seen[0]`` counts the examples
+    processed; ``extra`` holds what a rule keeps besides them.
     """
 
     coef: np.ndarray
     intercept: np.ndarray
     rng: object
     classes: tuple
+    seen: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
     n_iter: int = 0
     n_updates: int = 0
     converged: bool = False
@@ -144,7 +150,7 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
 
     # --------------------------------------------------------------- set-up helpers
 
-    def _binary_labels(self, codes):
+    def _problem_targets(self, codes):
         """The ±1 label vector of each binary problem (one per class for one-vs-rest)."""
         if len(self.classes_) == 2:
             return [np.where(codes == 1, 1.0, -1.0)]
@@ -235,7 +241,7 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
     def _learn(self, X, codes, weights, *, n_epochs, early_stopping):
         """Train every problem for up to ``n_epochs``, then publish the results."""
         Xk = kernel_view(X)
-        labels = self._binary_labels(codes)
+        labels = self._problem_targets(codes)
 
         def train(k):
             problem = self._problems[k]
@@ -256,23 +262,39 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
         self._publish()
 
     def _train(self, problem, X, Xk, y, sw, n_epochs, stopper):
-        """The epoch loop: stop at the first epoch without a mistake, when early
-        stopping says so, or after ``n_epochs``."""
+        """The epoch loop: stop when the rule says it has converged (by default an
+        epoch without a mistake), when early stopping says so, or after ``n_epochs``."""
         n = X.shape[0]
         for _ in range(n_epochs):
             order = self._epoch_order(problem, n)
-            buffers = problem.recorder.buffers(n) if problem.recorder else _NO_RECORD
-            mistakes = self._run_epoch(problem, Xk, y, sw, order, *buffers)
+            record = self._record_buffers(problem, n)
+            mistakes = self._run_epoch(problem, Xk, y, sw, order, record)
             problem.n_iter += 1
             problem.n_updates += mistakes
-            if problem.recorder:
-                self._record(problem, X, y, sw, buffers, mistakes)
-            problem.converged = mistakes == 0
-            if problem.converged:
+            self._after_epoch(problem, X, Xk, y, sw, record, mistakes)
+            if self._converged(problem, Xk, y, sw, mistakes):
+                problem.converged = True
                 break
+            problem.converged = False
             if stopper is not None and stopper(problem):
                 problem.stopped_early = True
                 break
+
+    def _converged(self, problem, Xk, y, sw, mistakes):
+        return mistakes == 0
+
+    def _record_buffers(self, problem, n):
+        """Where the kernel writes each mistake; empty (nothing written) when not recording."""
+        return problem.recorder.buffers(n) if problem.recorder else _NO_RECORD
+
+    def _after_epoch(self, problem, X, Xk, y, sw, record, mistakes):
+        """Hook after each epoch; by default adds the epoch's updates to the trace."""
+        if problem.recorder:
+            rows, activations, positions = (buffer[:mistakes] for buffer in record)
+            steps = self.eta * sw[rows] * y[rows]
+            problem.recorder.add_online(
+                problem.n_iter, X, y, rows, activations, positions, steps, self.fit_intercept
+            )
 
     def _epoch_order(self, problem, n):
         """Row order of the next epoch (Daumé §4.2): fixed, one permutation, or new."""
@@ -285,16 +307,14 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
             return problem.order
         return np.arange(n, dtype=np.intp)
 
-    def _record(self, problem, X, y, sw, buffers, mistakes):
-        rows, activations = buffers[0][:mistakes], buffers[1][:mistakes]
-        steps = self.eta * sw[rows] * y[rows]
-        problem.recorder.add_online(
-            problem.n_iter, X, y, rows, activations, steps, self.fit_intercept
-        )
-
     def _published_weights(self, problem):
         """The weights a problem exposes as ``coef_``/``intercept_``."""
         return problem.coef, problem.intercept[0]
+
+    def _problem_errors(self, problem, Xk, y, sw):
+        """Weighted mistakes of a problem's published weights on held-out rows."""
+        coef, intercept = self._published_weights(problem)
+        return _kernels.weighted_errors(Xk, y, sw, coef, intercept, np.inf)
 
     def _validation_split(self, X, y, weights, rng):
         """Hold out ``validation_fraction`` of the rows (stratified) for early stopping.
@@ -324,8 +344,7 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
         state = {"best": -np.inf, "stale": 0}
 
         def stop(problem):
-            coef, intercept = self._published_weights(problem)
-            errors = _kernels.weighted_errors(X_val, y_val, w_val, coef, intercept, np.inf)
+            errors = self._problem_errors(problem, X_val, y_val, w_val)
             score = 1.0 - errors / total if total > 0 else 0.0
             if score > state["best"]:
                 state["best"], state["stale"] = score, 0
@@ -402,11 +421,16 @@ class EpochPerceptron(BasePerceptron):
         self.n_iter_no_change = n_iter_no_change
         self.n_jobs = n_jobs
 
-    def _run_epoch(self, problem, Xk, y, sw, order, rec_index, rec_activation):
+    def _run_epoch(self, problem, Xk, y, sw, order, record):
         return _kernels.perceptron_epoch(
-            Xk, y, sw, order, problem.coef, problem.intercept, self.eta,
-            self.fit_intercept, rec_index, rec_activation, *self._pocket(problem, Xk, y, sw),
+            Xk, y, sw, order, self.eta, self.fit_intercept,
+            (problem.coef, problem.intercept, problem.seen), record,
+            self._cache(problem), self._pocket(problem, Xk, y, sw),
         )
+
+    def _cache(self, problem):
+        """The kernel's cached weights ``(u, beta)`` (Daumé Alg. 7); empty: none."""
+        return _NO_CACHE
 
     def _pocket(self, problem, Xk, y, sw):
         """The kernel's pocket arrays ``(w, b, errors)``; empty ones mean no pocket."""

@@ -21,6 +21,10 @@ class Trace:
     ----------
     epoch : ndarray of int, shape (n_updates,)
         Epoch (or PLA iteration, or batch iteration) of each update, from 1.
+    t : ndarray of int
+        Example number of each update: how many examples had been processed,
+        this one included, over every epoch (and ``partial_fit`` call). For PLA
+        and BatchPerceptron, the iteration.
     index : ndarray of int
         Row of the training ``X`` that caused the update.
     x : ndarray of shape (n_updates, n_features)
@@ -54,6 +58,7 @@ class Trace:
     """
 
     epoch: np.ndarray
+    t: np.ndarray
     index: np.ndarray
     x: np.ndarray
     y: np.ndarray
@@ -86,6 +91,12 @@ class Trace:
         return (self.y > 0).astype(int) - self.q
 
     @property
+    def survival(self):
+        """Examples the weights replaced by each update had been in use for
+        (Freund & Schapire's survival count; the starting weights come first)."""
+        return np.diff(np.concatenate([[1], self.t]))
+
+    @property
     def labels(self):
         """The labels of the updating rows, in the user's own coding."""
         negative, positive = self.classes
@@ -95,7 +106,7 @@ class Trace:
 class TraceRecorder:
     """Collects the updates of successive epochs and builds a :class:`Trace`."""
 
-    _FIELDS = ("epoch", "index", "x", "y", "activation", "update", "coef", "intercept")
+    _FIELDS = ("epoch", "t", "index", "x", "y", "activation", "update", "coef", "intercept")
 
     def __init__(self, coef_init, intercept_init, classes):
         self.coef_init = np.array(coef_init, dtype=np.float64)
@@ -105,15 +116,16 @@ class TraceRecorder:
 
     @staticmethod
     def buffers(n_rows):
-        """Row and activation buffers large enough for one epoch's mistakes."""
-        return np.empty(n_rows, dtype=np.intp), np.empty(n_rows, dtype=np.float64)
+        """Row, activation and example-number buffers for one epoch's mistakes."""
+        return (np.empty(n_rows, dtype=np.intp), np.empty(n_rows, dtype=np.float64),
+                np.empty(n_rows, dtype=np.int64))
 
     def _last_weights(self):
         if self._parts["coef"]:
             return self._parts["coef"][-1][-1], self._parts["intercept"][-1][-1]
         return self.coef_init, self.intercept_init
 
-    def add_online(self, epoch, X, y, rows, activations, steps, fit_intercept):
+    def add_online(self, epoch, X, y, rows, activations, positions, steps, fit_intercept):
         """Record updates applied one after another (``w += step * x`` each)."""
         x = _dense_rows(X, rows)
         coef_start, intercept_start = self._last_weights()
@@ -121,18 +133,20 @@ class TraceRecorder:
         coefs = np.cumsum(np.vstack([coef_start[None, :], steps[:, None] * x]), axis=0)[1:]
         bias_steps = steps if fit_intercept else np.zeros_like(steps)
         intercepts = np.cumsum(np.concatenate([[intercept_start], bias_steps]))[1:]
-        self._append(epoch, x, y, rows, activations, steps, coefs, intercepts)
+        self._append(epoch, x, y, rows, activations, positions, steps, coefs, intercepts)
 
     def add_batch(self, epoch, X, y, rows, activations, steps, coef_after, intercept_after):
         """Record the rows of one batch step; they all share the weights after it."""
         n = len(rows)
         coefs = np.repeat(np.asarray(coef_after, dtype=np.float64)[None, :], n, axis=0)
         intercepts = np.full(n, float(intercept_after))
-        self._append(epoch, _dense_rows(X, rows), y, rows, activations, steps, coefs, intercepts)
+        self._append(epoch, _dense_rows(X, rows), y, rows, activations, np.full(n, epoch),
+                     steps, coefs, intercepts)
 
-    def _append(self, epoch, x, y, rows, activations, steps, coefs, intercepts):
+    def _append(self, epoch, x, y, rows, activations, positions, steps, coefs, intercepts):
         values = dict(
             epoch=np.full(len(rows), epoch, dtype=np.intp),
+            t=np.asarray(positions, dtype=np.int64),
             index=np.asarray(rows, dtype=np.intp),
             x=x,
             y=np.asarray(y, dtype=np.float64)[rows],
@@ -149,6 +163,7 @@ class TraceRecorder:
         d = len(self.coef_init)
         empty = dict(
             epoch=np.empty(0, dtype=np.intp), index=np.empty(0, dtype=np.intp),
+            t=np.empty(0, dtype=np.int64),
             x=np.empty((0, d)), coef=np.empty((0, d)),
         )
         columns = {

@@ -79,15 +79,16 @@ class BatchPerceptron(BasePerceptron):
         self.n_iter_no_change = n_iter_no_change
         self.n_jobs = n_jobs
 
-    def _run_epoch(self, problem, Xk, y, sw, order, rec_index, rec_activation):
+    def _run_epoch(self, problem, Xk, y, sw, order, record):
         return _kernels.batch_step(
             Xk, y, sw, problem.coef, problem.intercept, self.eta, self.fit_intercept,
-            rec_index, rec_activation,
+            record[0], record[1],
         )
 
-    def _record(self, problem, X, y, sw, buffers, mistakes):
-        rows, activations = buffers[0][:mistakes], buffers[1][:mistakes]
-        problem.recorder.add_batch(
-            problem.n_iter, X, y, rows, activations, self.eta * sw[rows] * y[rows],
-            problem.coef, problem.intercept[0],
-        )
+    def _after_epoch(self, problem, X, Xk, y, sw, record, mistakes):
+        if problem.recorder:
+            rows, activations = record[0][:mistakes], record[1][:mistakes]
+            problem.recorder.add_batch(
+                problem.n_iter, X, y, rows, activations, self.eta * sw[rows] * y[rows],
+                problem.coef, problem.intercept[0],
+            )

@@ -111,7 +111,7 @@ class PLA(BasePerceptron):
             if problem.recorder:
                 problem.recorder.add_online(
                     problem.n_iter, X, y, np.array([i]), np.array([activation]),
-                    np.array([step]), self.fit_intercept,
+                    np.array([problem.n_iter]), np.array([step]), self.fit_intercept,
                 )
 
     def _limit_description(self):
