@@ -8,16 +8,25 @@ pictures for learning, and fast compiled kernels for real data.
 array(['yes'], dtype='<U3')
 """
 
-from .linear_model import PLA, BatchPerceptron, Perceptron, PocketPerceptron
+from .linear_model import (
+    PLA,
+    AveragedPerceptron,
+    BatchPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+)
 from .trace import Trace
 
 __version__ = "0.1.0"
 
 __all__ = [
     "PLA",
+    "AveragedPerceptron",
     "BatchPerceptron",
     "Perceptron",
     "PocketPerceptron",
     "Trace",
+    "VotedPerceptron",
     "__version__",
 ]

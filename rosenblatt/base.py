@@ -272,16 +272,16 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
             problem.n_iter += 1
             problem.n_updates += mistakes
             self._after_epoch(problem, X, Xk, y, sw, record, mistakes)
-            if self._converged(problem, Xk, y, sw, mistakes):
-                problem.converged = True
+            if self._stop(problem, Xk, y, sw, mistakes):
                 break
-            problem.converged = False
             if stopper is not None and stopper(problem):
                 problem.stopped_early = True
                 break
 
-    def _converged(self, problem, Xk, y, sw, mistakes):
-        return mistakes == 0
+    def _stop(self, problem, Xk, y, sw, mistakes):
+        """Whether training ends after this epoch; sets ``problem.converged``."""
+        problem.converged = mistakes == 0
+        return problem.converged
 
     def _record_buffers(self, problem, n):
         """Where the kernel writes each mistake; empty (nothing written) when not recording."""
@@ -311,10 +311,10 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
         """The weights a problem exposes as ``coef_``/``intercept_``."""
         return problem.coef, problem.intercept[0]
 
-    def _problem_errors(self, problem, Xk, y, sw):
+    def _problem_errors(self, problem, X, y, sw):
         """Weighted mistakes of a problem's published weights on held-out rows."""
         coef, intercept = self._published_weights(problem)
-        return _kernels.weighted_errors(Xk, y, sw, coef, intercept, np.inf)
+        return _kernels.weighted_errors(kernel_view(X), y, sw, coef, intercept, np.inf)
 
     def _validation_split(self, X, y, weights, rng):
         """Hold out ``validation_fraction`` of the rows (stratified) for early stopping.
@@ -338,7 +338,7 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
             ) from error
         train_weights = weights.copy()
         train_weights[held_out] = 0.0
-        X_val = kernel_view(X[held_out])
+        X_val = X[held_out]
         y_val, w_val = y[held_out], weights[held_out]
         total = w_val.sum()
         state = {"best": -np.inf, "stale": 0}

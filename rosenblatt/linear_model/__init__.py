@@ -1,8 +1,17 @@
 """The perceptron estimators, one private module per learning rule."""
 
+from ._averaged import AveragedPerceptron
 from ._batch import BatchPerceptron
 from ._perceptron import Perceptron
 from ._pla import PLA
 from ._pocket import PocketPerceptron
+from ._voted import VotedPerceptron
 
-__all__ = ["BatchPerceptron", "PLA", "Perceptron", "PocketPerceptron"]
+__all__ = [
+    "AveragedPerceptron",
+    "BatchPerceptron",
+    "PLA",
+    "Perceptron",
+    "PocketPerceptron",
+    "VotedPerceptron",
+]
