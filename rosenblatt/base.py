@@ -222,16 +222,19 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
             starts, rngs, self._problem_classes()
         ):
             problem = Problem(
-                coef=np.ascontiguousarray(coef, dtype=np.float64),
-                intercept=np.array([intercept], dtype=np.float64),
+                coef=np.array(coef, dtype=np.float64, order="C"),
+                intercept=np.atleast_1d(np.array(intercept, dtype=np.float64)),
                 rng=problem_rng,
                 classes=classes,
             )
             if self.record:
-                problem.recorder = TraceRecorder(coef, intercept, classes)
+                problem.recorder = self._new_recorder(coef, intercept, classes)
             self._prepare_problem(problem)
             problems.append(problem)
         return problems
+
+    def _new_recorder(self, coef, intercept, classes):
+        return TraceRecorder(coef, intercept, classes)
 
     def _prepare_problem(self, problem):
         """Hook: add a rule's own state to a new problem."""
@@ -357,8 +360,10 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
     def _publish(self):
         """Set the fitted attributes from the problems, and warn if any ran out."""
         weights = [self._published_weights(p) for p in self._problems]
-        self.coef_ = np.array([w for w, _ in weights], dtype=np.float64)
-        self.intercept_ = np.array([b for _, b in weights], dtype=np.float64)
+        self.coef_ = np.vstack([np.atleast_2d(w) for w, _ in weights]).astype(np.float64)
+        self.intercept_ = np.concatenate([np.atleast_1d(b) for _, b in weights]).astype(
+            np.float64
+        )
         self.n_iter_ = max(p.n_iter for p in self._problems)
         self.n_updates_ = sum(p.n_updates for p in self._problems)
         self.converged_ = all(p.converged for p in self._problems)

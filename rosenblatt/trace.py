@@ -183,3 +183,93 @@ def _dense_rows(X, rows):
     if sp.issparse(X):
         return np.asarray(X[rows].toarray(), dtype=np.float64)
     return np.asarray(X[rows], dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class MulticlassTrace:
+    """Per-update record of a :class:`~rosenblatt.MulticlassPerceptron` run.
+
+    ``epoch``, ``t``, ``index`` and ``x`` as in :class:`Trace`; ``y`` and
+    ``predicted`` are the true class and the best-scoring other class (labels
+    in the user's coding), ``margin`` the true class's score minus that class's
+    (``<= 0`` on every update), ``update`` the step ``eta * sample_weight``, and
+    ``coef`` (n_updates, n_classes, n_features) / ``intercept`` the weights after.
+
+    Examples
+    --------
+    >>> from rosenblatt import MulticlassPerceptron
+    >>> X, y = [[0, 0], [2, 0], [0, 2]], ["a", "b", "c"]
+    >>> trace = MulticlassPerceptron(shuffle="none", record=True).fit(X, y).trace_
+    >>> trace.y.tolist()[:3], trace.predicted.tolist()[:3]
+    (['a', 'b', 'c'], ['b', 'a', 'a'])
+    """
+
+    epoch: np.ndarray
+    t: np.ndarray
+    index: np.ndarray
+    x: np.ndarray
+    y: np.ndarray
+    predicted: np.ndarray
+    margin: np.ndarray
+    update: np.ndarray
+    coef: np.ndarray
+    intercept: np.ndarray
+    coef_init: np.ndarray
+    intercept_init: np.ndarray
+    classes: tuple
+
+    def __len__(self):
+        return len(self.index)
+
+
+class MulticlassTraceRecorder:
+    """Collects the updates of a multiclass run and builds a :class:`MulticlassTrace`."""
+
+    def __init__(self, coef_init, intercept_init, classes):
+        self.coef_init = np.array(coef_init, dtype=np.float64)
+        self.intercept_init = np.array(intercept_init, dtype=np.float64)
+        self.classes = np.asarray(classes)
+        self._records = []
+
+    @staticmethod
+    def buffers(n_rows):
+        """Row, margin, example-number and rival-class buffers for one epoch."""
+        return (np.empty(n_rows, dtype=np.intp), np.empty(n_rows),
+                np.empty(n_rows, dtype=np.int64), np.empty(n_rows, dtype=np.intp))
+
+    def add(self, epoch, X, y, rows, margins, positions, predicted, steps, fit_intercept):
+        """Record one epoch's updates, replaying them to get the weights after each."""
+        W = self._records[-1][-1][0] if self._records else self.coef_init
+        b = self._records[-1][-1][1] if self._records else self.intercept_init
+        x = _dense_rows(X, rows)
+        for k, row in enumerate(rows):
+            W, b = W.copy(), b.copy()
+            true, rival = y[row], predicted[k]
+            W[true] += steps[k] * x[k]
+            W[rival] -= steps[k] * x[k]
+            if fit_intercept:
+                b[true] += steps[k]
+                b[rival] -= steps[k]
+            self._records.append((epoch, positions[k], row, x[k], true, rival, margins[k],
+                                  steps[k], (W, b)))
+
+    def build(self):
+        """The :class:`MulticlassTrace` of everything recorded so far."""
+        K, d = self.coef_init.shape
+        columns = list(zip(*self._records)) if self._records else [[]] * 9
+        weights = columns[8]
+        return MulticlassTrace(
+            epoch=np.array(columns[0], dtype=np.intp),
+            t=np.array(columns[1], dtype=np.int64),
+            index=np.array(columns[2], dtype=np.intp),
+            x=np.array(columns[3], dtype=np.float64).reshape(-1, d),
+            y=self.classes[np.array(columns[4], dtype=np.intp)],
+            predicted=self.classes[np.array(columns[5], dtype=np.intp)],
+            margin=np.array(columns[6], dtype=np.float64),
+            update=np.array(columns[7], dtype=np.float64),
+            coef=np.array([w for w, _ in weights]).reshape(-1, K, d),
+            intercept=np.array([b for _, b in weights]).reshape(-1, K),
+            coef_init=self.coef_init,
+            intercept_init=self.intercept_init,
+            classes=tuple(self.classes),
+        )

@@ -7,6 +7,7 @@ Validation happens once, in the public estimators; kernels never check again.
 """
 
 from ._batch import batch_step
+from ._multiclass import multiclass_epoch
 from ._online import perceptron_epoch
 from ._scoring import activation, decision_function, misclassified_rows, update_row, weighted_errors
 
@@ -15,6 +16,7 @@ __all__ = [
     "batch_step",
     "decision_function",
     "misclassified_rows",
+    "multiclass_epoch",
     "perceptron_epoch",
     "update_row",
     "weighted_errors",

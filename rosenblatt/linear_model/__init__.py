@@ -2,6 +2,7 @@
 
 from ._averaged import AveragedPerceptron
 from ._batch import BatchPerceptron
+from ._multiclass import MulticlassPerceptron
 from ._perceptron import Perceptron
 from ._pla import PLA
 from ._pocket import PocketPerceptron
@@ -10,6 +11,7 @@ from ._voted import VotedPerceptron
 __all__ = [
     "AveragedPerceptron",
     "BatchPerceptron",
+    "MulticlassPerceptron",
     "PLA",
     "Perceptron",
     "PocketPerceptron",

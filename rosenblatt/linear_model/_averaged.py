@@ -56,15 +56,16 @@ class AveragedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
 
     def _prepare_problem(self, problem):
         problem.extra.update(
-            u=np.zeros_like(problem.coef), beta=np.zeros(1),
-            coef_start=problem.coef.copy(), intercept_start=problem.intercept[0],
+            u=np.zeros_like(problem.coef), beta=np.zeros_like(problem.intercept),
+            coef_start=problem.coef.copy(), intercept_start=problem.intercept.copy(),
         )
 
     def _cache(self, problem):
         return problem.extra["u"], problem.extra["beta"]
 
     def _published_weights(self, problem):
-        return averaged_weights(problem)
+        coef, intercept = averaged_weights(problem)
+        return coef, intercept[0]
 
     def _publish(self):
         self.n_examples_ = int(max(p.seen[0] for p in self._problems))
@@ -72,12 +73,16 @@ class AveragedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
 
 
 def averaged_weights(problem):
-    """Mean of the weights after each example, from the running and cached weights."""
+    """Mean of the weights after each example, from the running and cached weights.
+
+    Works for a weight vector with its bias array (1,) and for a multiclass
+    weight matrix with its bias vector alike.
+    """
     seen = problem.seen[0]
-    w, b = problem.coef, problem.intercept[0]
+    w, b = problem.coef, problem.intercept
     if seen == 0:
-        return w.copy(), b
+        return w.copy(), b.copy()
     extra = problem.extra
     coef = w - (extra["u"] - (w - extra["coef_start"])) / seen
-    intercept = b - (extra["beta"][0] - (b - extra["intercept_start"])) / seen
+    intercept = b - (extra["beta"] - (b - extra["intercept_start"])) / seen
     return coef, intercept
