@@ -245,6 +245,7 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
         """Train every problem for up to ``n_epochs``, then publish the results."""
         Xk = kernel_view(X)
         labels = self._problem_targets(codes)
+        self._before_learning(X, weights)
 
         def train(k):
             problem = self._problems[k]
@@ -263,6 +264,9 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 list(pool.map(train, range(len(self._problems))))
         self._publish()
+
+    def _before_learning(self, X, weights):
+        """Hook run once per ``fit``/``partial_fit`` call, before the problems train."""
 
     def _train(self, problem, X, Xk, y, sw, n_epochs, stopper):
         """The epoch loop: stop when the rule says it has converged (by default an
@@ -379,11 +383,12 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
         which = ""
         if len(self._problems) > 1:
             which = " for class(es) " + ", ".join(str(p.classes[1]) for p in failed)
-        warnings.warn(
+        warn(self._not_converged_message(which))
+
+    def _not_converged_message(self, which):
+        return (
             f"{type(self).__name__} ran {self._limit_description()} without a mistake-free "
-            f"pass{which}; the data may not be linearly separable — {self._advice}.",
-            ConvergenceWarning,
-            stacklevel=_caller_stacklevel(),
+            f"pass{which}; the data may not be linearly separable — {self._advice}."
         )
 
     def _limit_description(self):
@@ -482,6 +487,11 @@ class OnlinePerceptronMixin:
         finally:
             self._in_partial_fit = False
         return self
+
+
+def warn(message):
+    """A ``ConvergenceWarning`` pointing at the user's line."""
+    warnings.warn(message, ConvergenceWarning, stacklevel=_caller_stacklevel())
 
 
 def _caller_stacklevel():

@@ -7,6 +7,7 @@ Validation happens once, in the public estimators; kernels never check again.
 """
 
 from ._batch import batch_step
+from ._linear_unit import linear_unit_batch_step, linear_unit_sgd_epoch, squared_loss
 from ._multiclass import multiclass_epoch
 from ._online import perceptron_epoch
 from ._scoring import activation, decision_function, misclassified_rows, update_row, weighted_errors
@@ -15,9 +16,12 @@ __all__ = [
     "activation",
     "batch_step",
     "decision_function",
+    "linear_unit_batch_step",
+    "linear_unit_sgd_epoch",
     "misclassified_rows",
     "multiclass_epoch",
     "perceptron_epoch",
+    "squared_loss",
     "update_row",
     "weighted_errors",
 ]

@@ -2,6 +2,7 @@
 
 from ._averaged import AveragedPerceptron
 from ._batch import BatchPerceptron
+from ._linear_unit import LinearUnit
 from ._multiclass import MulticlassPerceptron
 from ._perceptron import Perceptron
 from ._pla import PLA
@@ -11,6 +12,7 @@ from ._voted import VotedPerceptron
 __all__ = [
     "AveragedPerceptron",
     "BatchPerceptron",
+    "LinearUnit",
     "MulticlassPerceptron",
     "PLA",
     "Perceptron",

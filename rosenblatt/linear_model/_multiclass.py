@@ -169,11 +169,6 @@ class MulticlassPerceptron(OnlinePerceptronMixin, EpochPerceptron):
         scores = _kernels.decision_function(kernel_view(X), coef, intercept)
         return float(sw[np.argmax(scores, axis=1) != y].sum())
 
-    def _warn_if_not_converged(self):
-        for problem in self._problems:
-            problem.classes = (", ".join(map(str, self.classes_)),) * 2
-        super()._warn_if_not_converged()
-
     def decision_function(self, X):
         """Scores ``w_k·x + b_k`` of every class (n_samples, n_classes); with two
         classes the difference ``s_1 − s_0`` (n_samples,)."""
