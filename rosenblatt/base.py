@@ -109,7 +109,7 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
         """
         X, y = validate_X_y(self, X, y, reset=True)
         classes = check_classes(y)
-        warm = self.warm_start and hasattr(self, "coef_")
+        warm = self.warm_start and hasattr(self, "_problems")
         if warm and not np.array_equal(classes, self.classes_):
             raise ValueError(
                 f"warm_start=True needs the classes of the first fit {self.classes_.tolist()!r}"

@@ -2,6 +2,7 @@
 
 from ._averaged import AveragedPerceptron
 from ._batch import BatchPerceptron
+from ._kernel_perceptron import KernelPerceptron
 from ._linear_unit import LinearUnit
 from ._multiclass import MulticlassPerceptron
 from ._perceptron import Perceptron
@@ -12,6 +13,7 @@ from ._voted import VotedPerceptron
 __all__ = [
     "AveragedPerceptron",
     "BatchPerceptron",
+    "KernelPerceptron",
     "LinearUnit",
     "MulticlassPerceptron",
     "PLA",
