@@ -96,3 +96,107 @@ def pla(X, y, *, eta=1.0, fit_intercept=True, init="zeros", rng=None, max_update
 def training_errors(X, y, w, b):
     """Number of rows with y (w·x + b) <= 0."""
     return int(np.sum(y * (np.asarray(X, dtype=float) @ w + b) <= 0))
+
+
+def averaged_perceptron(X, y, *, eta=1.0, fit_intercept=True, epochs=1, orders=None):
+    """The naive average: run the perceptron and add up w after every example.
+
+    ``orders`` gives the row order of each epoch (default: as given).
+    Returns (mean w, mean b, T).
+    """
+    X = np.asarray(X, dtype=float)
+    n, d = X.shape
+    w, b = np.zeros(d), 0.0
+    total_w, total_b, seen = np.zeros(d), 0.0, 0
+    for epoch in range(epochs):
+        for i in (np.arange(n) if orders is None else orders[epoch]):
+            if y[i] * (w @ X[i] + b) <= 0:
+                w = w + eta * y[i] * X[i]
+                if fit_intercept:
+                    b = b + eta * y[i]
+            total_w, total_b, seen = total_w + w, total_b + b, seen + 1
+    return total_w / seen, total_b / seen, seen
+
+
+def averaged_perceptron_as_printed(X, y, *, max_iter):
+    """Daumé Alg. 7 line by line: returns w − u/c, b − β/c."""
+    X = np.asarray(X, dtype=float)
+    w, b, u, beta, c = np.zeros(X.shape[1]), 0.0, np.zeros(X.shape[1]), 0.0, 1
+    for _ in range(max_iter):
+        for x, label in zip(X, y):
+            if label * (w @ x + b) <= 0:
+                w, b = w + label * x, b + label
+                u, beta = u + label * c * x, beta + label * c
+            c += 1
+    return w - u / c, b - beta / c
+
+
+def voted_perceptron(X, y, *, epochs=1):
+    """Freund & Schapire's training: the list of (w, b, c) with survival counts."""
+    X = np.asarray(X, dtype=float)
+    w, b, c = np.zeros(X.shape[1]), 0.0, 0
+    committee = []
+    for _ in range(epochs):
+        for x, label in zip(X, y):
+            if label * (w @ x + b) <= 0:
+                committee.append((w, b, c))
+                w, b, c = w + label * x, b + label, 1
+            else:
+                c += 1
+    committee.append((w, b, c))
+    return committee
+
+
+def vote(committee, X):
+    """Daumé eq. 4.17 with sign(0) = −1, one vector at a time."""
+    scores = np.zeros(len(X))
+    for w, b, c in committee:
+        scores += c * np.where(np.asarray(X, dtype=float) @ w + b > 0, 1.0, -1.0)
+    return scores
+
+
+def multiclass_perceptron(X, codes, n_classes, *, eta=1.0, epochs=1):
+    """One vector per class; on s_y <= max_{k≠y} s_k, w_y += ηx and w_ŷ −= ηx."""
+    X = np.asarray(X, dtype=float)
+    W, b = np.zeros((n_classes, X.shape[1])), np.zeros(n_classes)
+    for _ in range(epochs):
+        for x, c in zip(X, codes):
+            scores = W @ x + b
+            others = [k for k in range(n_classes) if k != c]
+            rival = others[int(np.argmax(scores[others]))]
+            if scores[c] <= scores[rival]:
+                W[c] += eta * x
+                W[rival] -= eta * x
+                b[c] += eta
+                b[rival] -= eta
+    return W, b
+
+
+def kernel_perceptron(X, y, kernel, *, epochs=1):
+    """The dual perceptron, recomputing f(x) = Σ α_i y_i (K(x_i, x) + 1) each time."""
+    X = np.asarray(X, dtype=float)
+    alpha = np.zeros(len(X))
+    for _ in range(epochs):
+        mistakes = 0
+        for t in range(len(X)):
+            f = sum(alpha[i] * y[i] * (kernel(X[i], X[t]) + 1.0) for i in range(len(X)))
+            if y[t] * f <= 0:
+                alpha[t] += 1
+                mistakes += 1
+        if mistakes == 0:
+            break
+    return alpha
+
+
+def linear_unit(X, y, w, b, *, eta, solver, epochs):
+    """Ahmed & Pavlu's Algorithms: batch w ← w + η Σ(y − o)x, or one row at a time."""
+    X = np.asarray(X, dtype=float)
+    for _ in range(epochs):
+        if solver == "batch":
+            residual = y - (X @ w + b)
+            w, b = w + eta * X.T @ residual, b + eta * residual.sum()
+        else:
+            for x, label in zip(X, y):
+                residual = label - (w @ x + b)
+                w, b = w + eta * residual * x, b + eta * residual
+    return w, b

@@ -2,13 +2,31 @@
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from rosenblatt import PLA, BatchPerceptron, Perceptron, PocketPerceptron
+from rosenblatt import (
+    PLA,
+    AveragedPerceptron,
+    BatchPerceptron,
+    KernelPerceptron,
+    LinearUnit,
+    MulticlassPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+)
 
 ESTIMATORS = [
     Perceptron(random_state=0),
     PLA(random_state=0),
     BatchPerceptron(random_state=0),
     PocketPerceptron(random_state=0),
+    AveragedPerceptron(random_state=0),
+    VotedPerceptron(random_state=0),
+    LinearUnit(random_state=0),
+    LinearUnit(solver="sgd", random_state=0),
+    MulticlassPerceptron(random_state=0),
+    MulticlassPerceptron(average=True, random_state=0),
+    KernelPerceptron(random_state=0),
+    KernelPerceptron(kernel="linear", voting="vote", random_state=0),
 ]
 
 _ORDER_MATTERS = (
@@ -19,7 +37,11 @@ _ORDER_MATTERS = (
 
 
 def expected_failed_checks(estimator):
-    if isinstance(estimator, (Perceptron, PocketPerceptron, PLA)):
+    order_dependent = (Perceptron, PocketPerceptron, PLA, AveragedPerceptron, VotedPerceptron,
+                       MulticlassPerceptron, KernelPerceptron)
+    if isinstance(estimator, order_dependent) or (
+        isinstance(estimator, LinearUnit) and estimator.solver == "sgd"
+    ):
         return {
             "check_sample_weight_equivalence_on_dense_data": _ORDER_MATTERS,
             "check_sample_weight_equivalence_on_sparse_data": _ORDER_MATTERS,

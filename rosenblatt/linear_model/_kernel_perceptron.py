@@ -163,7 +163,7 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
     def _prepare_problem(self, problem):
         problem.extra.update(
             support=None, dual=np.empty(0), sequence=[], steps=[], positions=[],
-            f=None, f_source=None, new_rows={},
+            f=None, f_source=None, slot_of={}, pending=[],
         )
 
     def _before_learning(self, X, weights):
@@ -177,7 +177,7 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
         if extra["f_source"] is not X:
             extra["f"] = self._dual_decision(problem, X)
             extra["f_source"] = X
-            extra["new_rows"] = {}
+            extra["slot_of"] = {}  # row of this X -> support vector slot
         return extra["f"]
 
     def _run_epoch(self, problem, Xk, y, sw, order, record):
@@ -208,29 +208,30 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
     def _support_slot(self, problem, row):
         """Index of ``row`` among the support vectors, adding it on its first mistake."""
         extra = problem.extra
-        if row not in extra["new_rows"]:
+        if row not in extra["slot_of"]:
             stored = 0 if extra["support"] is None else extra["support"].shape[0]
-            extra["new_rows"][row] = stored + len(extra["new_rows"])
-        return extra["new_rows"][row]
+            extra["slot_of"][row] = stored + len(extra["pending"])
+            extra["pending"].append(row)
+        return extra["slot_of"][row]
 
     def _after_epoch(self, problem, X, Xk, y, sw, record, mistakes):
-        """Move the new support vectors out of ``X`` (so they outlive this call)."""
+        """Copy the epoch's new support vectors out of ``X`` (so they outlive this
+        call) and total each one's coefficient ``αᵢ yᵢ``."""
         extra = problem.extra
-        if not extra["new_rows"]:
-            return
-        rows = np.fromiter(extra["new_rows"], dtype=np.intp)
-        new = X[rows]
-        if extra["support"] is None:
-            extra["support"] = new.copy()
-        else:
-            stack = sp.vstack if sp.issparse(new) else np.vstack
-            extra["support"] = stack([extra["support"], new])
-        if sp.issparse(extra["support"]):
-            extra["support"] = sp.csr_matrix(extra["support"])
-        extra["new_rows"] = {}
-        sequence = np.asarray(extra["sequence"], dtype=np.intp)
-        extra["dual"] = np.bincount(sequence, weights=np.asarray(extra["steps"]),
-                                    minlength=extra["support"].shape[0])
+        if extra["pending"]:
+            new = X[np.array(extra["pending"], dtype=np.intp)]
+            if extra["support"] is None:
+                extra["support"] = new.copy()
+            elif sp.issparse(new):
+                extra["support"] = sp.csr_matrix(sp.vstack([extra["support"], new]))
+            else:
+                extra["support"] = np.vstack([extra["support"], new])
+            extra["pending"] = []
+        if extra["sequence"]:
+            extra["dual"] = np.bincount(
+                np.asarray(extra["sequence"], dtype=np.intp), weights=np.asarray(extra["steps"]),
+                minlength=extra["support"].shape[0],
+            )
 
     # --------------------------------------------------------------- prediction
 
