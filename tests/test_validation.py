@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from rosenblatt import PLA, BatchPerceptron, Perceptron, PocketPerceptron
+from rosenblatt import Perceptron
 
-ALL = [Perceptron, PLA, BatchPerceptron, PocketPerceptron]
+from ._estimators import ALL
 X_OK = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]])
 Y_OK = np.array([0, 0, 1, 1])
 
@@ -56,29 +56,46 @@ def test_continuous_labels(estimator):
         estimator.fit(X_OK, [0.1, 0.2, 0.3, 0.4])
 
 
+def needs(estimator, parameter):
+    if parameter not in estimator.get_params():
+        pytest.skip(f"{type(estimator).__name__} has no {parameter!r}")
+
+
 @pytest.mark.parametrize("eta", [0, -1.0])
 def test_non_positive_eta(estimator, eta):
+    needs(estimator, "eta")
     estimator.set_params(eta=eta)
     with pytest.raises(ValueError, match="'eta' parameter .* range \\(0.0, inf\\)"):
         estimator.fit(X_OK, Y_OK)
 
 
 def test_unknown_init(estimator):
+    needs(estimator, "init")
     estimator.set_params(init="ones")
     with pytest.raises(ValueError, match="'init' parameter"):
         estimator.fit(X_OK, Y_OK)
 
 
 def test_init_of_the_wrong_shape(estimator):
+    needs(estimator, "init")
     estimator.set_params(init=[1.0, 2.0])
-    with pytest.raises(ValueError, match=r"init must be finite with shape \(3,\).*bias first"):
+    with pytest.raises(ValueError, match=r"init must be finite with shape \((3,|2, 3)\).*got shape \(2,\)"):
         estimator.fit(X_OK, Y_OK)
 
 
-@pytest.mark.parametrize("cls", [Perceptron, PocketPerceptron])
-def test_unknown_shuffle(cls):
+def test_unknown_shuffle(estimator):
+    needs(estimator, "shuffle")
     with pytest.raises(ValueError, match="'shuffle' parameter .*'every_epoch'.*Got 'sometimes'"):
-        cls(shuffle="sometimes").fit(X_OK, Y_OK)
+        estimator.set_params(shuffle="sometimes").fit(X_OK, Y_OK)
+
+
+def test_unknown_kernel_and_solver():
+    from rosenblatt import KernelPerceptron, LinearUnit
+
+    with pytest.raises(ValueError, match="'kernel' parameter"):
+        KernelPerceptron(kernel="sigmoid").fit(X_OK, Y_OK)
+    with pytest.raises(ValueError, match="'solver' parameter"):
+        LinearUnit(solver="lbfgs").fit(X_OK, Y_OK)
 
 
 def test_negative_sample_weight(estimator):

@@ -221,4 +221,7 @@ def _largest_eigenvalue(X, weights, fit_intercept):
     if size == 1:
         return float(gram(np.ones(1))[0])
     operator = LinearOperator((size, size), matvec=gram, dtype=np.float64)
-    return float(eigsh(operator, k=1, which="LA", return_eigenvectors=False, tol=1e-8)[0])
+    # a fixed start vector: ARPACK's default is random, and eta_ must be reproducible
+    start = np.ones(size) / np.sqrt(size)
+    return float(eigsh(operator, k=1, which="LA", v0=start, return_eigenvectors=False,
+                       tol=1e-8)[0])
