@@ -33,7 +33,8 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
     support vectors, their coefficients, and the sequence of mistakes.
 
     Training keeps the current ``f`` of every training row and, on a mistake,
-    adds one kernel column to it, so an epoch costs a kernel column per mistake.
+    adds one kernel column to it, so an epoch costs a kernel column per mistake
+    (a cached one when the row was mistaken before).
 
     Parameters
     ----------
@@ -48,6 +49,10 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
     coef0 : float, default=1.0
     voting : {{None, "vote", "average"}}, default=None
         Predict with the final function, the vote, or the average.
+    cache_size : float, default=200
+        Megabytes of kernel columns ``K(X, xᵢ)`` kept during a ``fit`` or
+        ``partial_fit`` call, as ``SVC`` does: a row mistaken again reuses its
+        column. Freed when the call ends.
     {parameters("fit_intercept")}
     max_iter : int, default=100
         Largest number of epochs.
@@ -88,6 +93,7 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
         "gamma": [Interval(Real, 0, None, closed="neither"), None],
         "coef0": [Real],
         "voting": [StrOptions({"vote", "average"}), None],
+        "cache_size": [Interval(Real, 0, None, closed="left")],
     }
     record = False
     init = "zeros"
@@ -100,6 +106,7 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
         gamma=None,
         coef0=1.0,
         voting=None,
+        cache_size=200,
         fit_intercept=True,
         max_iter=100,
         shuffle="every_epoch",
@@ -116,6 +123,7 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
         self.gamma = gamma
         self.coef0 = coef0
         self.voting = voting
+        self.cache_size = cache_size
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -162,8 +170,8 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
 
     def _prepare_problem(self, problem):
         problem.extra.update(
-            support=None, dual=np.empty(0), sequence=[], steps=[], positions=[],
-            f=None, f_source=None, slot_of={}, pending=[],
+            support=None, dual=[], sequence=[], steps=[], positions=[],
+            f=None, f_source=None, slot_of={}, pending=[], columns={}, cached_bytes=0,
         )
 
     def _before_learning(self, X, weights):
@@ -178,6 +186,7 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
             extra["f"] = self._dual_decision(problem, X)
             extra["f_source"] = X
             extra["slot_of"] = {}  # row of this X -> support vector slot
+            extra["columns"], extra["cached_bytes"] = {}, 0
         return extra["f"]
 
     def _run_epoch(self, problem, Xk, y, sw, order, record):
@@ -195,15 +204,28 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
             problem.seen[0] += int(active[position:k + 1].sum())
             i = order[k]
             step = sw[i] * y[i]
-            f += step * (self._gram(X, X[i:i + 1]).ravel() + float(self.fit_intercept))
+            f += step * (self._column(extra, X, i) + float(self.fit_intercept))
             if self.fit_intercept:
                 problem.intercept[0] += step
-            extra["sequence"].append(self._support_slot(problem, i))
+            slot = self._support_slot(problem, i)
+            extra["dual"][slot] += step
+            extra["sequence"].append(slot)
             extra["steps"].append(step)
             extra["positions"].append(problem.seen[0])
             n_mistakes += 1
             position = k + 1
         return n_mistakes
+
+    def _column(self, extra, X, i):
+        """``K(X, x_i)``, kept while ``cache_size`` allows: on data that are not
+        separable the same rows are mistaken epoch after epoch."""
+        column = extra["columns"].get(i)
+        if column is None:
+            column = self._gram(X, X[i:i + 1]).ravel()
+            if extra["cached_bytes"] + column.nbytes <= self.cache_size * 2**20:
+                extra["columns"][i] = column
+                extra["cached_bytes"] += column.nbytes
+        return column
 
     def _support_slot(self, problem, row):
         """Index of ``row`` among the support vectors, adding it on its first mistake."""
@@ -212,11 +234,11 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
             stored = 0 if extra["support"] is None else extra["support"].shape[0]
             extra["slot_of"][row] = stored + len(extra["pending"])
             extra["pending"].append(row)
+            extra["dual"].append(0.0)
         return extra["slot_of"][row]
 
     def _after_epoch(self, problem, X, Xk, y, sw, record, mistakes):
-        """Copy the epoch's new support vectors out of ``X`` (so they outlive this
-        call) and total each one's coefficient ``αᵢ yᵢ``."""
+        """Copy the epoch's new support vectors out of ``X`` (so they outlive this call)."""
         extra = problem.extra
         if extra["pending"]:
             new = X[np.array(extra["pending"], dtype=np.intp)]
@@ -227,11 +249,6 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
             else:
                 extra["support"] = np.vstack([extra["support"], new])
             extra["pending"] = []
-        if extra["sequence"]:
-            extra["dual"] = np.bincount(
-                np.asarray(extra["sequence"], dtype=np.intp), weights=np.asarray(extra["steps"]),
-                minlength=extra["support"].shape[0],
-            )
 
     # --------------------------------------------------------------- prediction
 
@@ -244,7 +261,7 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
         block = max(1, _BLOCK_CELLS // extra["support"].shape[0])
         for start in range(0, X.shape[0], block):
             rows = slice(start, start + block)
-            out[rows] += self._gram(X[rows], extra["support"]) @ extra["dual"]
+            out[rows] += self._gram(X[rows], extra["support"]) @ np.asarray(extra["dual"])
         return out
 
     def _voted_decision(self, problem, X):
@@ -293,7 +310,7 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
     def _publish(self):
         self._X_now = None
         for problem in self._problems:  # the training rows' cache is not needed any more
-            problem.extra.update(f=None, f_source=None)
+            problem.extra.update(f=None, f_source=None, columns={}, cached_bytes=0)
 
         def per_problem(values):
             values = tuple(values)
@@ -304,7 +321,7 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
             p.extra["support"] if p.extra["support"] is not None else empty
             for p in self._problems
         )
-        self.dual_coef_ = per_problem(p.extra["dual"].copy() for p in self._problems)
+        self.dual_coef_ = per_problem(np.array(p.extra["dual"]) for p in self._problems)
         self.intercept_ = np.array([p.intercept[0] for p in self._problems])
         self.n_iter_ = max(p.n_iter for p in self._problems)
         self.n_updates_ = sum(p.n_updates for p in self._problems)

@@ -65,8 +65,11 @@ class VotedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
     def _prepare_problem(self, problem):
         problem.extra.update(
             coef_start=problem.coef.copy(), intercept_start=problem.intercept[0],
-            updates=[], intercept_updates=[], positions=[],
+            updates=[], intercept_updates=[], positions=[], pending_rows=[],
         )
+
+    def _before_learning(self, X, weights):
+        self._X_now = X
 
     def _record_buffers(self, problem, n):
         # the vote needs every mistake, recorded or not
@@ -74,19 +77,34 @@ class VotedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
 
     def _after_epoch(self, problem, X, Xk, y, sw, record, mistakes):
         super()._after_epoch(problem, X, Xk, y, sw, record, mistakes)
-        rows, _, positions = (buffer[:mistakes] for buffer in record)
+        rows, _, positions = (buffer[:mistakes].copy() for buffer in record)
         steps = self.eta * sw[rows] * y[rows]
         extra = problem.extra
-        extra["updates"].append(sp.csr_matrix(sp.diags(steps) @ sp.csr_matrix(X[rows])))
+        extra["pending_rows"].append(rows)  # turned into update rows once per call
         extra["intercept_updates"].append(steps if self.fit_intercept else 0.0 * steps)
-        extra["positions"].append(positions.copy())
+        extra["positions"].append(positions)
+        extra.setdefault("pending_steps", []).append(steps)
+
+    def _store_updates(self, problem):
+        """Turn the rows of this call's mistakes into sparse update rows ``step · x``."""
+        extra = problem.extra
+        if extra["pending_rows"]:
+            rows = np.concatenate(extra["pending_rows"])
+            steps = np.concatenate(extra["pending_steps"])
+            extra["updates"].append(sp.csr_matrix(sp.diags(steps) @ sp.csr_matrix(
+                self._X_now[rows])))
+            extra["pending_rows"], extra["pending_steps"] = [], []
 
     def _publish(self):
+        for problem in self._problems:
+            self._store_updates(problem)
+        self._X_now = None
         self._votes = [_Vote.from_problem(p) for p in self._problems]
         super()._publish()
 
     def _problem_errors(self, problem, X, y, sw):
         # early stopping scores the vote, not the running weights
+        self._store_updates(problem)
         predicted = np.where(_Vote.from_problem(problem).decision(X) > 0, 1.0, -1.0)
         return float(sw[predicted != y].sum())
 
