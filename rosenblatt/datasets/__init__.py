@@ -1,6 +1,23 @@
-"""Data sets of the texts: truth tables, the random target line, the *SVM Succinctly* toy set."""
+"""Data sets of the texts and loaders for data files.
 
-from ._generators import make_boolean, make_target_line
+Truth tables (Ahmed & Pavlu), the random target line (the blog), the *SVM
+Succinctly* toy set (Kowalczyk), Iris as binary problems (CISC 271), and
+loaders for CSV, LIBSVM/svmlight and NumPy files.
+"""
+
+from ._generators import label_by, make_boolean, make_target_line
+from ._iris import load_iris_binary
+from ._loaders import load_csv, load_data, load_libsvm, load_numpy
 from ._textbook import load_svm_succinctly
 
-__all__ = ["load_svm_succinctly", "make_boolean", "make_target_line"]
+__all__ = [
+    "label_by",
+    "load_csv",
+    "load_data",
+    "load_iris_binary",
+    "load_libsvm",
+    "load_numpy",
+    "load_svm_succinctly",
+    "make_boolean",
+    "make_target_line",
+]

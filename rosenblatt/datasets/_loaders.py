@@ -1,0 +1,171 @@
+"""Loaders for data files: CSV, LIBSVM/svmlight and NumPy's .npy/.npz.
+
+Each returns ``X, y`` and refuses a malformed file with a ``ValueError`` that
+names the file, the line and the reason; nothing is skipped silently (only
+blank lines, which hold no data).
+"""
+
+import csv
+import pathlib
+import re
+
+import numpy as np
+from sklearn.datasets import load_svmlight_file
+
+
+def load_data(path, **options):
+    """Load ``X, y`` from a file, choosing the format by its extension:
+    ``.csv``, ``.npy``/``.npz``, anything else LIBSVM.
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "d.csv").write_text("a,b,label\\n1,2,yes\\n3,4,no\\n")
+    >>> X, y = load_data(folder / "d.csv")
+    >>> X.tolist(), y.tolist()
+    ([[1.0, 2.0], [3.0, 4.0]], ['yes', 'no'])
+    """
+    suffix = pathlib.Path(path).suffix.lower()
+    if suffix == ".csv":
+        return load_csv(path, **options)
+    if suffix in (".npy", ".npz"):
+        return load_numpy(path, **options)
+    return load_libsvm(path, **options)
+
+
+def _existing(path):
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise ValueError(f"{path}: no such file.")
+    return path
+
+
+def load_csv(path, label=-1, header=True):
+    """A CSV file of numbers with one label column.
+
+    ``label`` is the label column's index (negative counts from the end) or,
+    with a header, its name. Labels are kept as text unless they are all
+    numbers. The features must be numbers.
+    """
+    path = _existing(path)
+    with path.open(newline="") as handle:
+        rows = [(number, row) for number, row in enumerate(csv.reader(handle), start=1)
+                if any(cell.strip() for cell in row)]
+    if header:
+        if not rows:
+            raise ValueError(f"{path}: empty file, expected a header line.")
+        (_, names), rows = rows[0], rows[1:]
+        names = [name.strip() for name in names]
+    if not rows:
+        raise ValueError(f"{path}: no data lines.")
+    width = len(rows[0][1])
+    column = _label_column(path, label, names if header else None, width)
+    features, labels = [], []
+    for number, row in rows:
+        if len(row) != width:
+            raise ValueError(f"{path}, line {number}: {len(row)} fields, expected {width}.")
+        values = []
+        for index, cell in enumerate(row):
+            if index == column:
+                continue
+            try:
+                values.append(float(cell))
+            except ValueError:
+                raise ValueError(
+                    f"{path}, line {number}: field {index + 1} is {cell!r}, not a number."
+                ) from None
+        features.append(values)
+        labels.append(row[column].strip())
+    return np.array(features, dtype=np.float64), _labels(labels)
+
+
+def _label_column(path, label, names, width):
+    if isinstance(label, str):
+        if names is None or label not in names:
+            raise ValueError(f"{path}: no column named {label!r} (columns: {names}).")
+        return names.index(label)
+    index = int(label)
+    if not -width <= index < width:
+        raise ValueError(f"{path}: label column {label} is out of range for {width} columns.")
+    return index % width
+
+
+def _labels(labels):
+    try:
+        numbers = np.array([float(value) for value in labels])
+    except ValueError:
+        return np.array(labels)
+    integral = np.all(numbers == np.round(numbers))
+    return numbers.astype(np.int64) if integral else numbers
+
+
+_LIBSVM_LINE = re.compile(
+    r"^\s*(?P<label>[^\s:#]+)(?P<pairs>(\s+[^\s:#]+:[^\s#]+)*)\s*(#.*)?$"
+)
+
+
+def load_libsvm(path, n_features=None, zero_based="auto"):
+    """A LIBSVM/svmlight file, parsed by scikit-learn (CSR with int64 indices kept).
+
+    When the parser refuses the file, the lines are checked one by one to say
+    which line is wrong and why.
+    """
+    path = _existing(path)
+    try:
+        X, y = load_svmlight_file(str(path), n_features=n_features, zero_based=zero_based)
+    except (ValueError, RuntimeError) as error:
+        raise ValueError(_libsvm_diagnosis(path) or f"{path}: {error}") from error
+    if X.shape[0] == 0:
+        raise ValueError(f"{path}: no data lines.")
+    labels = y.astype(np.int64) if np.all(y == np.round(y)) else y
+    return X, labels
+
+
+def _libsvm_diagnosis(path):
+    """The first malformed line of a LIBSVM file, described, or None."""
+    with path.open(errors="replace") as handle:
+        for number, line in enumerate(handle, start=1):
+            text = line.strip()
+            if not text or text.startswith("#"):
+                continue
+            match = _LIBSVM_LINE.match(text)
+            if not match:
+                return f"{path}, line {number}: expected 'label index:value ...', got {text!r}."
+            try:
+                float(match["label"])
+            except ValueError:
+                return f"{path}, line {number}: label {match['label']!r} is not a number."
+            previous = -1
+            for pair in match["pairs"].split():
+                index, value = pair.split(":", 1)
+                try:
+                    index, _ = int(index), float(value)
+                except ValueError:
+                    return f"{path}, line {number}: {pair!r} is not 'index:value'."
+                if index < 0 or index <= previous:
+                    return (f"{path}, line {number}: feature indices must be increasing and "
+                            f"not negative; {index} follows {previous}.")
+                previous = index
+    return None
+
+
+def load_numpy(path, label=-1):
+    """``.npz`` holding arrays ``X`` and ``y``, or ``.npy`` holding one matrix whose
+    column ``label`` is the label. Never unpickles."""
+    path = _existing(path)
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (ValueError, OSError) as error:
+        raise ValueError(f"{path}: not a readable NumPy file without pickles ({error}).") \
+            from error
+    if isinstance(data, np.lib.npyio.NpzFile):
+        with data:
+            missing = {"X", "y"} - set(data.files)
+            if missing:
+                raise ValueError(f"{path}: the .npz file needs arrays 'X' and 'y'; "
+                                 f"missing {sorted(missing)}.")
+            return data["X"], data["y"]
+    if data.ndim != 2 or data.shape[1] < 2:
+        raise ValueError(f"{path}: a .npy file must hold a matrix with a label column; "
+                         f"got shape {data.shape}.")
+    column = label % data.shape[1]
+    return np.delete(data, column, axis=1), data[:, column]

@@ -1,0 +1,52 @@
+"""The result every experiment returns: its numbers as a table, and a figure."""
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class ExperimentResult:
+    """Numbers of an experiment (``columns`` × ``rows``), the raw arrays in
+    ``data``, and a function drawing them on a matplotlib figure."""
+
+    name: str
+    title: str
+    columns: list
+    rows: list
+    data: dict = field(default_factory=dict)
+    draw: object = None
+
+    def table(self):
+        """The rows as aligned text, floats with 4 decimals."""
+        cells = [[_format(value) for value in row] for row in self.rows]
+        widths = [max(len(str(c)) for c in column)
+                  for column in zip(self.columns, *cells)]
+        lines = [self.title, "  ".join(str(c).rjust(w) for c, w in zip(self.columns, widths))]
+        lines += ["  ".join(c.rjust(w) for c, w in zip(row, widths)) for row in cells]
+        return "\n".join(lines)
+
+    def plot(self):
+        """Draw the experiment's figure; returns the matplotlib ``Figure``."""
+        import matplotlib.pyplot as plt
+
+        figure = self.draw(plt)
+        figure.suptitle(self.title)
+        figure.tight_layout()
+        return figure
+
+    def __repr__(self):
+        return self.table()
+
+
+def _format(value):
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return str(value)
+
+
+def progress(iterable, enabled, description):
+    """A tqdm progress bar over ``iterable`` when ``enabled``."""
+    if not enabled:
+        return iterable
+    from tqdm.auto import tqdm
+
+    return tqdm(iterable, desc=description, leave=False)

@@ -1,0 +1,249 @@
+"""What the texts prove about the perceptron, computed exactly.
+
+Margins (Daumé eqs. 4.8 and 4.9), linear separability, the mistake bound of the
+convergence proof (Ahmed & Pavlu), and the loss functions of the texts. The
+optimisation problems are solved by SciPy's solvers: HiGHS for the linear
+programs, SLSQP for the maximum-margin quadratic program.
+"""
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog, minimize
+
+__all__ = [
+    "dataset_margin",
+    "geometric_margin",
+    "hinge_loss",
+    "is_linearly_separable",
+    "margin",
+    "mistake_bound",
+    "check_mistake_bound",
+    "perceptron_loss",
+    "squared_loss",
+    "zero_one_loss",
+]
+
+
+def _as_dense(X):
+    X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[0] == 0:
+        raise ValueError(f"X must be a non-empty 2-D array; got shape {X.shape}.")
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinity; remove or impute those values first.")
+    return X
+
+
+def _signed_labels(y, n_rows):
+    y = np.asarray(y)
+    if y.shape != (n_rows,):
+        raise ValueError(f"y must hold one label per row of X ({n_rows}); got shape {y.shape}.")
+    classes = np.unique(y)
+    if len(classes) != 2:
+        raise ValueError(
+            f"y must hold exactly two classes to speak of a separating hyperplane; got "
+            f"{classes.tolist()!r}."
+        )
+    return np.where(y == classes[1], 1.0, -1.0)
+
+
+def margin(X, y, w, b=0.0):
+    """Daumé eq. 4.8: ``min_n y_n (w·x_n + b)`` if ``(w, b)`` separates the data, else −∞.
+
+    Labels are any two values (the larger one is +1).
+
+    >>> margin([[0, 0], [2, 2]], [-1, 1], w=[1, 1], b=-2)
+    2.0
+    >>> margin([[0, 0], [2, 2]], [-1, 1], w=[-1, 0], b=0)
+    -inf
+    """
+    X = _as_dense(X)
+    signed = _signed_labels(y, X.shape[0])
+    values = signed * (X @ np.asarray(w, dtype=np.float64).ravel() + float(b))
+    smallest = float(values.min())
+    return smallest if smallest > 0 else -np.inf
+
+
+def geometric_margin(X, y, w, b=0.0):
+    """:func:`margin` divided by ``‖w‖``: the distance of the closest point to the
+    hyperplane (−∞ if ``(w, b)`` does not separate).
+
+    >>> round(geometric_margin([[0, 0], [2, 2]], [-1, 1], w=[1, 1], b=-2), 6)
+    1.414214
+    """
+    norm = float(np.linalg.norm(np.asarray(w, dtype=np.float64)))
+    value = margin(X, y, w, b)
+    if norm == 0.0 or not np.isfinite(value):
+        return -np.inf
+    return value / norm
+
+
+def is_linearly_separable(X, y):
+    """Whether a hyperplane ``w·x + b`` puts every point strictly on its side.
+
+    Decided exactly as the feasibility of the linear program
+    ``y_n (w·x_n + b) >= 1`` (scaling any strict separator makes it feasible),
+    solved by HiGHS.
+
+    >>> is_linearly_separable([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1])
+    True
+    >>> is_linearly_separable([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 1, 1, 0])
+    False
+    """
+    X = _as_dense(X)
+    signed = _signed_labels(y, X.shape[0])
+    A = -signed[:, None] * np.hstack([X, np.ones((X.shape[0], 1))])
+    result = linprog(
+        np.zeros(X.shape[1] + 1), A_ub=A, b_ub=-np.ones(X.shape[0]),
+        bounds=[(None, None)] * (X.shape[1] + 1), method="highs",
+    )
+    if result.status not in (0, 2):
+        raise RuntimeError(f"HiGHS could not decide separability: {result.message}")
+    return result.status == 0
+
+
+def _max_margin(Z, signed, free_bias):
+    """Solve ``min ½‖w‖² s.t. y_n (w·z_n + b) >= 1`` (``b`` = 0 unless ``free_bias``).
+
+    Returns ``(w, b)`` or ``None`` when infeasible. Starts SLSQP from the LP's
+    feasible point, with exact gradients.
+    """
+    n, d = Z.shape
+    A = signed[:, None] * (np.hstack([Z, np.ones((n, 1))]) if free_bias else Z)
+    size = A.shape[1]
+    start = linprog(np.zeros(size), A_ub=-A, b_ub=-np.ones(n),
+                    bounds=[(None, None)] * size, method="highs")
+    if start.status == 2:
+        return None
+    if start.status != 0:
+        raise RuntimeError(f"HiGHS failed on the feasibility problem: {start.message}")
+    penalised = np.ones(size)
+    if free_bias:
+        penalised[-1] = 0.0  # the bias is free: it does not count in ‖w‖
+    result = minimize(
+        lambda v: 0.5 * np.sum(penalised * v**2),
+        start.x,
+        jac=lambda v: penalised * v,
+        constraints=[{"type": "ineq", "fun": lambda v: A @ v - 1.0, "jac": lambda v: A}],
+        method="SLSQP",
+        options={"ftol": 1e-14, "maxiter": 1000},
+    )
+    if not result.success:
+        raise RuntimeError(f"SLSQP did not solve the max-margin problem: {result.message}")
+    v = result.x
+    return (v[:-1], float(v[-1])) if free_bias else (v, 0.0)
+
+
+def dataset_margin(X, y):
+    """Daumé eq. 4.9: the largest margin of any separating hyperplane, with ``‖w‖ = 1``.
+
+    Solved exactly as the hard-margin problem ``min ½‖w‖²`` subject to
+    ``y_n (w·x_n + b) >= 1``: then ``γ = 1/‖w*‖`` and the optimal unit-norm
+    hyperplane is ``(w*, b*)/‖w*‖``. Returns ``(γ, w, b)``, or ``(−∞, None,
+    None)`` when the data are not linearly separable.
+
+    >>> gamma, w, b = dataset_margin([[0, 0], [2, 0]], [-1, 1])
+    >>> round(gamma, 6), w.round(6).tolist(), round(b, 6)
+    (1.0, [1.0, 0.0], -1.0)
+    """
+    X = _as_dense(X)
+    signed = _signed_labels(y, X.shape[0])
+    solution = _max_margin(X, signed, free_bias=True)
+    if solution is None:
+        return -np.inf, None, None
+    w, b = solution
+    norm = float(np.linalg.norm(w))
+    return 1.0 / norm, w / norm, b / norm
+
+
+def mistake_bound(X, y):
+    """The perceptron convergence bound ``(R/γ)²`` (Ahmed & Pavlu's proof).
+
+    On the augmented data ``x̃ = (1, x)`` that a perceptron with a bias really
+    learns from: ``R = max ‖x̃‖`` and ``γ`` the largest ``min y w̃·x̃`` over unit
+    ``w̃`` — the bias counts in the norm. (The free-bias margin of
+    :func:`dataset_margin` would give a smaller number that the perceptron can
+    exceed.) From a zero start the number of updates is at most this, for any
+    η > 0 and any order. Returns ``inf`` for data that are not separable.
+
+    >>> round(mistake_bound([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]), 4)
+    51.0
+    """
+    X = _as_dense(X)
+    signed = _signed_labels(y, X.shape[0])
+    augmented = np.hstack([np.ones((X.shape[0], 1)), X])
+    solution = _max_margin(augmented, signed, free_bias=False)
+    if solution is None:
+        return np.inf
+    gamma = 1.0 / float(np.linalg.norm(solution[0]))
+    radius = float(np.max(np.linalg.norm(augmented, axis=1)))
+    return (radius / gamma) ** 2
+
+
+def check_mistake_bound(model, X, y):
+    """Compare a fitted binary perceptron's ``n_updates_`` with :func:`mistake_bound`.
+
+    Returns ``(n_updates, bound, within)``. The bound holds for a zero start,
+    and for training with a bias (``fit_intercept=True``).
+
+    >>> from rosenblatt import Perceptron
+    >>> X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]
+    >>> updates, bound, within = check_mistake_bound(Perceptron(shuffle="none").fit(X, y), X, y)
+    >>> updates, round(bound, 2), within
+    (18, 51.0, True)
+    """
+    init = getattr(model, "init", "zeros")
+    if not (isinstance(init, str) and init == "zeros") or not getattr(model, "fit_intercept"):
+        raise ValueError(
+            "The mistake bound is proved for a zero start with a bias: fit with "
+            "init='zeros' and fit_intercept=True."
+        )
+    bound = mistake_bound(X, y)
+    return int(model.n_updates_), bound, bool(model.n_updates_ <= bound)
+
+
+def _pair(y, scores):
+    y, scores = np.asarray(y, dtype=np.float64), np.asarray(scores, dtype=np.float64)
+    if y.shape != scores.shape:
+        raise ValueError(f"y and scores must have the same shape; got {y.shape} and "
+                         f"{scores.shape}.")
+    return y, scores
+
+
+def perceptron_loss(y, scores):
+    """``max(0, −y s)`` per example, labels ±1 (Ahmed & Pavlu §2.3).
+
+    >>> perceptron_loss([1, -1, 1], [2.0, 0.5, -3.0]).tolist()
+    [0.0, 0.5, 3.0]
+    """
+    y, scores = _pair(y, scores)
+    return np.maximum(0.0, -y * scores)
+
+
+def hinge_loss(y, scores):
+    """``max(0, 1 − y s)`` per example, labels ±1.
+
+    >>> hinge_loss([1, -1], [2.0, 0.5]).tolist()
+    [0.0, 1.5]
+    """
+    y, scores = _pair(y, scores)
+    return np.maximum(0.0, 1.0 - y * scores)
+
+
+def squared_loss(y, scores):
+    """``½ (y − s)²`` per example: the linear unit's loss (Ahmed & Pavlu §3).
+
+    >>> squared_loss([1, -1], [0.0, 1.0]).tolist()
+    [0.5, 2.0]
+    """
+    y, scores = _pair(y, scores)
+    return 0.5 * (y - scores) ** 2
+
+
+def zero_one_loss(y, scores):
+    """1 where the sign of ``s`` (−1 at 0) is not ``y``, else 0.
+
+    >>> zero_one_loss([1, -1, 1], [2.0, 0.0, 0.0]).tolist()
+    [0.0, 0.0, 1.0]
+    """
+    y, scores = _pair(y, scores)
+    return (np.where(scores > 0, 1.0, -1.0) != y).astype(np.float64)
