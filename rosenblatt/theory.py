@@ -2,13 +2,13 @@
 
 Margins (Daumé eqs. 4.8 and 4.9), linear separability, the mistake bound of the
 convergence proof (Ahmed & Pavlu), and the loss functions of the texts. The
-optimisation problems are solved by SciPy's solvers: HiGHS for the linear
-programs, SLSQP for the maximum-margin quadratic program.
+optimisation problems go to real solvers: HiGHS (through SciPy) for the linear
+programs, Clarabel for the maximum-margin quadratic program.
 """
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.optimize import linprog, minimize
+from scipy.optimize import linprog
 
 __all__ = [
     "dataset_margin",
@@ -104,32 +104,34 @@ def is_linearly_separable(X, y):
 def _max_margin(Z, signed, free_bias):
     """Solve ``min ½‖w‖² s.t. y_n (w·z_n + b) >= 1`` (``b`` = 0 unless ``free_bias``).
 
-    Returns ``(w, b)`` or ``None`` when infeasible. Starts SLSQP from the LP's
-    feasible point, with exact gradients.
+    A convex quadratic program, solved by the Clarabel interior-point solver
+    with tight tolerances. Returns ``(w, b)``, or ``None`` when infeasible
+    (the data are not separable).
     """
+    import clarabel
+
     n, d = Z.shape
-    A = signed[:, None] * (np.hstack([Z, np.ones((n, 1))]) if free_bias else Z)
-    size = A.shape[1]
-    start = linprog(np.zeros(size), A_ub=-A, b_ub=-np.ones(n),
-                    bounds=[(None, None)] * size, method="highs")
-    if start.status == 2:
-        return None
-    if start.status != 0:
-        raise RuntimeError(f"HiGHS failed on the feasibility problem: {start.message}")
+    rows = signed[:, None] * (np.hstack([Z, np.ones((n, 1))]) if free_bias else Z)
+    size = rows.shape[1]
     penalised = np.ones(size)
     if free_bias:
         penalised[-1] = 0.0  # the bias is free: it does not count in ‖w‖
-    result = minimize(
-        lambda v: 0.5 * np.sum(penalised * v**2),
-        start.x,
-        jac=lambda v: penalised * v,
-        constraints=[{"type": "ineq", "fun": lambda v: A @ v - 1.0, "jac": lambda v: A}],
-        method="SLSQP",
-        options={"ftol": 1e-14, "maxiter": 1000},
+    # Clarabel's form: min ½ vᵀPv + qᵀv subject to A v + s = b, s >= 0
+    settings = clarabel.DefaultSettings()
+    settings.verbose = False
+    settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = 1e-12
+    settings.max_iter = 500
+    solver = clarabel.DefaultSolver(
+        sp.csc_matrix(sp.diags(penalised)), np.zeros(size),
+        sp.csc_matrix(-rows), -np.ones(n), [clarabel.NonnegativeConeT(n)], settings,
     )
-    if not result.success:
-        raise RuntimeError(f"SLSQP did not solve the max-margin problem: {result.message}")
-    v = result.x
+    solution = solver.solve()
+    status = str(solution.status)
+    if "Infeasible" in status:
+        return None
+    if "Solved" not in status:
+        raise RuntimeError(f"Clarabel did not solve the max-margin problem: {status}")
+    v = np.asarray(solution.x)
     return (v[:-1], float(v[-1])) if free_bias else (v, 0.0)
 
 

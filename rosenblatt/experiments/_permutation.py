@@ -3,9 +3,8 @@
 import numpy as np
 
 from .._validation import check_random_state
-from ..datasets import make_target_line
 from ..linear_model import Perceptron
-from ._result import ExperimentResult, progress
+from ._result import ExperimentResult, progress, two_class_target_line
 
 MODES = ("none", "once", "every_epoch")
 
@@ -22,7 +21,7 @@ def permutation(n_samples=100, n_runs=50, *, random_state=0, show_progress=True)
     epochs = {mode: [] for mode in MODES}
     updates = {mode: [] for mode in MODES}
     for _ in progress(range(n_runs), show_progress, "permutation"):
-        X, y, _ = make_target_line(n_samples, random_state=rng)
+        X, y, _ = two_class_target_line(n_samples, rng)
         order = np.argsort(y, kind="stable")  # negatives first: the ordering Daumé warns of
         X, y = X[order], y[order]
         seed = int(rng.randint(2**31 - 1))

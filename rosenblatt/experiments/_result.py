@@ -50,3 +50,14 @@ def progress(iterable, enabled, description):
     from tqdm.auto import tqdm
 
     return tqdm(iterable, desc=description, leave=False)
+
+
+def two_class_target_line(n_samples, rng):
+    """The blog's data, drawn again until both classes are present (a line
+    near a corner can leave every point of a small sample on one side)."""
+    from ..datasets import make_target_line
+
+    while True:
+        X, y, target = make_target_line(n_samples, random_state=rng)
+        if len(set(y.tolist())) == 2:
+            return X, y, target

@@ -3,10 +3,9 @@
 import numpy as np
 
 from .._validation import check_random_state
-from ..datasets import make_target_line
 from ..linear_model import PLA
 from ..metrics import exact_out_of_sample_error, in_sample_error, out_of_sample_error
-from ._result import ExperimentResult, progress
+from ._result import ExperimentResult, progress, two_class_target_line
 
 
 def target_line(n_samples=20, n_runs=200, n_test=10_000, *, random_state=0, show_progress=True):
@@ -20,7 +19,7 @@ def target_line(n_samples=20, n_runs=200, n_test=10_000, *, random_state=0, show
     rng = check_random_state(random_state)
     updates, e_in, e_out_mc, e_out_exact, targets, learned = [], [], [], [], [], []
     for _ in progress(range(n_runs), show_progress, "target_line"):
-        X, y, target = make_target_line(n_samples, random_state=rng)
+        X, y, target = two_class_target_line(n_samples, rng)
         model = PLA(random_state=rng).fit(X, y)
         hypothesis = np.r_[model.intercept_, model.coef_[0]]
         updates.append(model.n_updates_)
