@@ -117,7 +117,8 @@ def top_features(model, feature_names=None, k=10):
         raise ValueError(
             f"feature_names has {len(feature_names)} names for {len(weights)} weights."
         )
-    order = np.argsort(weights, kind="stable")
-    positive = [(feature_names[j], float(weights[j])) for j in order[::-1][:k] if weights[j] > 0]
-    negative = [(feature_names[j], float(weights[j])) for j in order[:k] if weights[j] < 0]
+    # stable sorts: equal weights keep the order of the features
+    descending, ascending = np.argsort(-weights, kind="stable"), np.argsort(weights, kind="stable")
+    positive = [(feature_names[j], float(weights[j])) for j in descending[:k] if weights[j] > 0]
+    negative = [(feature_names[j], float(weights[j])) for j in ascending[:k] if weights[j] < 0]
     return positive, negative
