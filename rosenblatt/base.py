@@ -95,6 +95,9 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
         "n_jobs": [Integral, None],
     }
 
+    #: Called with the problem after every epoch when set (the CLI's progress bar).
+    _progress = None
+
     #: Printed in the ConvergenceWarning; rules may suggest something better.
     _advice = "increase max_iter, or use PocketPerceptron to keep the weights with the " \
         "fewest training mistakes"
@@ -142,6 +145,14 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(np.intp)]
         return self.classes_[np.argmax(scores, axis=1)]
+
+    def _prediction_state(self):
+        """Arrays besides the public fitted attributes that prediction needs
+        (for model files); linear models need none."""
+        return {}
+
+    def _restore_prediction_state(self, state):
+        """Inverse of :meth:`_prediction_state`, for a model read from a file."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -279,6 +290,8 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
             problem.n_iter += 1
             problem.n_updates += mistakes
             self._after_epoch(problem, X, Xk, y, sw, record, mistakes)
+            if self._progress is not None:
+                self._progress(problem)
             if self._stop(problem, Xk, y, sw, mistakes):
                 break
             if stopper is not None and stopper(problem):

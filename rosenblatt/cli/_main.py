@@ -4,11 +4,11 @@ import argparse
 import sys
 
 from .. import __version__
-from . import demo
+from . import datasets, demo, experiment, plot, predict, train
 
-#: Subcommand modules: each has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
+#: Subcommands: each has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
 #: ``run(args) -> int``.
-COMMANDS = (demo,)
+COMMANDS = (demo, train, predict, predict.Evaluate, plot, plot.Animate, experiment, datasets)
 
 
 def build_parser():

@@ -9,7 +9,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import validate_X
-from ..base import BasePerceptron, OnlinePerceptronMixin
+from ..base import BasePerceptron, OnlinePerceptronMixin, Problem
 from ._params import parameters
 
 #: Test rows × support vectors (or mistakes) scored at once (bounds the memory).
@@ -306,6 +306,46 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
         X = validate_X(self, X, reset=False)
         scores = np.column_stack([self._problem_decision(p, X) for p in self._problems])
         return scores.ravel() if scores.shape[1] == 1 else scores
+
+    _STATE_FIELDS = ("support", "dual", "sequence", "steps", "positions")
+
+    def _prediction_state(self):
+        state = {}
+        for k, problem in enumerate(self._problems):
+            extra = problem.extra
+            support = extra["support"] if extra["support"] is not None else \
+                np.zeros((0, self.n_features_in_))
+            state.update({
+                f"problem{k}_support": support,
+                f"problem{k}_dual": np.asarray(extra["dual"], dtype=np.float64),
+                f"problem{k}_sequence": np.asarray(extra["sequence"], dtype=np.int64),
+                f"problem{k}_steps": np.asarray(extra["steps"], dtype=np.float64),
+                f"problem{k}_positions": np.asarray(extra["positions"], dtype=np.int64),
+                f"problem{k}_seen": int(problem.seen[0]),
+            })
+        return state
+
+    def _restore_prediction_state(self, state):
+        n_problems = 1 if len(self.classes_) == 2 else len(self.classes_)
+        self._problems = []
+        for k in range(n_problems):
+            problem = Problem(coef=np.zeros(0), intercept=np.array([self.intercept_[k]]),
+                              rng=None, classes=self._problem_classes()[k])
+            self._prepare_problem(problem)
+            support = state[f"problem{k}_support"]
+            sequence = [int(i) for i in state[f"problem{k}_sequence"]]
+            problem.extra.update(
+                support=support if support.shape[0] else None,
+                dual=[float(v) for v in state[f"problem{k}_dual"]],
+                sequence=sequence,
+                steps=[float(v) for v in state[f"problem{k}_steps"]],
+                positions=[int(v) for v in state[f"problem{k}_positions"]],
+            )
+            problem.seen[0] = state[f"problem{k}_seen"]
+            if support.shape[1] != self.n_features_in_ or len(problem.extra["dual"]) != \
+                    support.shape[0] or (sequence and max(sequence) >= support.shape[0]):
+                raise ValueError("the support vectors do not fit their coefficients")
+            self._problems.append(problem)
 
     def _publish(self):
         self._X_now = None

@@ -108,11 +108,16 @@ class PLA(BasePerceptron):
                 intercept[0] += step
             problem.n_updates += 1
             problem.n_iter += 1
+            if self._progress is not None:
+                self._progress(problem)
             if problem.recorder:
                 problem.recorder.add_online(
                     problem.n_iter, X, y, np.array([i]), np.array([activation]),
                     np.array([problem.n_iter]), np.array([step]), self.fit_intercept,
                 )
+
+    _advice = "increase max_updates, or use PocketPerceptron to keep the weights with the " \
+        "fewest training mistakes"
 
     def _limit_description(self):
         return f"max_updates={self.max_updates} updates"

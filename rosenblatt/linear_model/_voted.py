@@ -116,6 +116,24 @@ class VotedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
         scores = np.column_stack([vote.decision(X) for vote in self._votes])
         return scores.ravel() if scores.shape[1] == 1 else scores
 
+    _VOTE_FIELDS = ("coef_start", "intercept_start", "updates", "intercept_updates", "counts")
+
+    def _prediction_state(self):
+        return {f"vote{k}_{field}": getattr(vote, "_counts" if field == "counts" else field)
+                for k, vote in enumerate(self._votes) for field in self._VOTE_FIELDS}
+
+    def _restore_prediction_state(self, state):
+        n_votes = 1 if len(self.classes_) == 2 else len(self.classes_)
+        self._votes = [
+            _Vote(*(state[f"vote{k}_{field}"] for field in self._VOTE_FIELDS))
+            for k in range(n_votes)
+        ]
+        for vote in self._votes:
+            vote.coef_start = np.asarray(vote.coef_start, dtype=np.float64)
+            if vote.coef_start.shape != (self.n_features_in_,) or vote.updates.shape[0] + 1 \
+                    != len(vote._counts) or len(vote.intercept_updates) != vote.updates.shape[0]:
+                raise ValueError("the stored weight vectors do not fit their counts")
+
     def _per_problem(self, name):
         values = tuple(getattr(vote, name)() for vote in self._votes)
         return values[0] if len(values) == 1 else values

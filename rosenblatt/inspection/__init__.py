@@ -1,0 +1,7 @@
+"""Pictures of perceptrons: Display objects in scikit-learn's style, and animations."""
+
+from ._animation import animate
+from ._boundary import BoundaryDisplay, boundary_segment
+from ._curves import EpochCurveDisplay, LossDisplay
+
+__all__ = ["BoundaryDisplay", "EpochCurveDisplay", "LossDisplay", "animate", "boundary_segment"]

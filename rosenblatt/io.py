@@ -1,0 +1,233 @@
+"""Model files: JSON metadata and NumPy arrays in one ``.npz``, never a pickle.
+
+A model file holds an array ``__meta__`` (a JSON text: format and version, the
+library version, the estimator's class and parameters, its scalar fitted
+attributes) and one array per fitted array. Loading uses
+``numpy.load(..., allow_pickle=False)``, re-validates every parameter through
+the estimator's own checks, and checks the arrays against each other, so a
+truncated, tampered or foreign file is refused with a ``ValueError`` and no
+code in it is ever run. Files are written to a temporary name and renamed, so
+a crash never leaves half a model behind.
+"""
+
+import json
+import os
+import pathlib
+import tempfile
+import zipfile
+
+import numpy as np
+import scipy.sparse as sp
+
+from . import __version__
+from . import linear_model
+
+FORMAT = "rosenblatt-model"
+FORMAT_VERSION = 1
+ESTIMATORS = {name: getattr(linear_model, name) for name in linear_model.__all__}
+
+
+class ModelFileError(ValueError):
+    """A model file that cannot be loaded: what is wrong with it, and why."""
+
+
+# ----------------------------------------------------------------------- saving
+
+def save(model, path):
+    """Write a fitted estimator to ``path`` (a ``.npz`` file).
+
+    >>> import tempfile, pathlib
+    >>> from rosenblatt import Perceptron
+    >>> model = Perceptron(shuffle="none").fit([[0, 0], [1, 1]], ["no", "yes"])
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "model.npz"
+    >>> save(model, path)
+    >>> load(path).predict([[2, 2]]).tolist()
+    ['yes']
+    """
+    name = type(model).__name__
+    if ESTIMATORS.get(name) is not type(model):
+        raise ValueError(f"save writes rosenblatt estimators; got {name}.")
+    if not hasattr(model, "classes_"):
+        raise ValueError(f"This {name} is not fitted yet: call fit before save.")
+    arrays, attributes = {}, {}
+    for key, value in vars(model).items():
+        if key.endswith("_") and not key.startswith("_") and key != "trace_":
+            _put(key, value, arrays, attributes)
+    for key, value in model._prediction_state().items():
+        _put(f"state:{key}", value, arrays, attributes)
+    meta = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "library_version": __version__,
+        "estimator": name,
+        "params": {key: _encode(key, value) for key, value in model.get_params().items()},
+        "attributes": attributes,
+    }
+    arrays["__meta__"] = np.array(json.dumps(meta))
+    path = pathlib.Path(path)
+    handle, temporary = tempfile.mkstemp(dir=path.parent or ".", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            np.savez(stream, **arrays)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.remove(temporary)
+        raise
+
+
+def _put(key, value, arrays, attributes):
+    """Store one attribute: arrays (and sparse matrices, tuples) in ``arrays``,
+    JSON-able scalars in ``attributes``."""
+    if isinstance(value, tuple):
+        attributes[key] = {"tuple": len(value)}
+        for k, item in enumerate(value):
+            _put(f"{key}#{k}", item, arrays, attributes)
+    elif sp.issparse(value):
+        value = sp.csr_matrix(value)
+        attributes[key] = {"csr": list(value.shape)}
+        for part in ("data", "indices", "indptr"):
+            arrays[f"{key}.{part}"] = getattr(value, part)
+    elif isinstance(value, np.ndarray):
+        if value.dtype == object:
+            value = value.astype(str)  # feature names, string labels
+        arrays[key] = value
+        attributes[key] = {"array": True}
+    elif isinstance(value, (bool, np.bool_)):
+        attributes[key] = bool(value)
+    elif isinstance(value, (int, np.integer)):
+        attributes[key] = int(value)
+    elif isinstance(value, (float, np.floating)):
+        attributes[key] = float(value)
+    elif value is None or isinstance(value, str):
+        attributes[key] = value
+    else:
+        raise ValueError(f"Cannot save attribute {key} of type {type(value).__name__}.")
+
+
+def _encode(key, value):
+    """A parameter as JSON, with arrays and dicts tagged."""
+    if callable(value):
+        raise ValueError(
+            f"Parameter {key} is a Python callable, which a model file cannot hold safely; "
+            "use a named kernel (\"linear\", \"poly\", \"rbf\") to save this model."
+        )
+    if isinstance(value, (np.random.RandomState, np.random.Generator)):
+        return None  # a generator's state is not part of the model
+    if isinstance(value, np.ndarray) or (isinstance(value, list)):
+        return {"array": np.asarray(value, dtype=np.float64).tolist()}
+    if isinstance(value, dict):
+        return {"dict": [[_plain(k), _plain(v)] for k, v in value.items()]}
+    return _plain(value)
+
+
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+# ---------------------------------------------------------------------- loading
+
+def load(path):
+    """Read a model written by :func:`save`; refuses anything else with a
+    :class:`ModelFileError` (a ``ValueError``) saying what is wrong."""
+    path = pathlib.Path(path)
+    if not path.is_file():
+        raise ModelFileError(f"{path}: no such model file.")
+    try:
+        with np.load(path, allow_pickle=False) as stored:
+            arrays = {key: stored[key] for key in stored.files}
+    except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError) as error:
+        raise ModelFileError(
+            f"{path}: not a readable model file (truncated, damaged, or holding pickled "
+            f"objects, which are refused): {error}"
+        ) from error
+    meta = _meta(path, arrays)
+    cls = ESTIMATORS.get(meta.get("estimator"))
+    if cls is None:
+        raise ModelFileError(f"{path}: unknown estimator {meta.get('estimator')!r}.")
+    try:
+        params = {key: _decode(value) for key, value in meta["params"].items()}
+        model = cls(**params)
+        model._validate_params()
+    except (TypeError, ValueError) as error:
+        raise ModelFileError(f"{path}: invalid parameters for {cls.__name__}: {error}") \
+            from error
+    attributes = meta.get("attributes", {})
+    state = {}
+    for key in attributes:
+        if "#" in key or "." in key:
+            continue
+        value = _get(path, key, arrays, attributes)
+        if key.startswith("state:"):
+            state[key[len("state:"):]] = value
+        else:
+            setattr(model, key, value)
+    _check_consistency(path, model)
+    try:
+        model._restore_prediction_state(state)
+    except (KeyError, ValueError, IndexError) as error:
+        raise ModelFileError(f"{path}: inconsistent model state: {error}") from error
+    return model
+
+
+def _meta(path, arrays):
+    if "__meta__" not in arrays:
+        raise ModelFileError(f"{path}: no metadata; this is not a rosenblatt model file.")
+    try:
+        meta = json.loads(str(arrays["__meta__"]))
+    except json.JSONDecodeError as error:
+        raise ModelFileError(f"{path}: the metadata is not valid JSON: {error}") from error
+    if meta.get("format") != FORMAT:
+        raise ModelFileError(f"{path}: not a rosenblatt model file.")
+    version = meta.get("format_version")
+    if not isinstance(version, int) or version > FORMAT_VERSION:
+        raise ModelFileError(
+            f"{path}: model file format {version!r} is newer than this rosenblatt "
+            f"{__version__} reads ({FORMAT_VERSION}); upgrade rosenblatt to load it."
+        )
+    return meta
+
+
+def _decode(value):
+    if isinstance(value, dict) and set(value) == {"array"}:
+        return np.array(value["array"], dtype=np.float64)
+    if isinstance(value, dict) and set(value) == {"dict"}:
+        return {k: v for k, v in value["dict"]}
+    return value
+
+
+def _get(path, key, arrays, attributes):
+    spec = attributes[key]
+    try:
+        if isinstance(spec, dict) and "tuple" in spec:
+            return tuple(_get(path, f"{key}#{k}", arrays, attributes)
+                         for k in range(int(spec["tuple"])))
+        if isinstance(spec, dict) and "csr" in spec:
+            parts = [arrays[f"{key}.{part}"] for part in ("data", "indices", "indptr")]
+            return sp.csr_matrix(tuple(parts), shape=tuple(spec["csr"]))
+        if isinstance(spec, dict) and spec.get("array"):
+            return arrays[key]
+    except KeyError as error:
+        raise ModelFileError(f"{path}: array {error} is missing (truncated file?).") from None
+    except ValueError as error:
+        raise ModelFileError(f"{path}: array {key} is damaged: {error}") from None
+    return spec
+
+
+def _check_consistency(path, model):
+    """The arrays must fit each other: a mismatch means a damaged or edited file."""
+    n_features = getattr(model, "n_features_in_", None)
+    classes = getattr(model, "classes_", None)
+    if not isinstance(n_features, int) or classes is None or len(classes) < 2:
+        raise ModelFileError(f"{path}: n_features_in_ or classes_ is missing or invalid.")
+    coef = getattr(model, "coef_", None)
+    if coef is not None:
+        problems = 1 if len(classes) == 2 else len(classes)
+        rows = {problems, len(classes)}
+        if coef.ndim != 2 or coef.shape[1] != n_features or coef.shape[0] not in rows:
+            raise ModelFileError(
+                f"{path}: coef_ has shape {coef.shape}, which does not match "
+                f"{n_features} features and {len(classes)} classes."
+            )
+        if not np.all(np.isfinite(coef)) or not np.all(np.isfinite(model.intercept_)):
+            raise ModelFileError(f"{path}: the weights hold NaN or infinity.")
