@@ -1,34 +1,100 @@
 import subprocess
 import sys
 
+import numpy as np
 import pytest
+from PIL import Image
 
-from rosenblatt import PLA, __version__
+from rosenblatt import __version__
 from rosenblatt.cli import main
-from rosenblatt.datasets import make_target_line
+from rosenblatt.io import load
 
 
-def test_demo_prints_the_blog_numbers(capsys):
-    assert main(["demo", "-n", "20", "--test-points", "2000", "--seed", "3"]) == 0
+def lines_of(out):
+    return dict(line.split(None, 1) for line in out.splitlines() if line.strip())
+
+
+def test_demo_prints_numbers_and_writes_pictures(capsys, tmp_path):
+    assert main(["demo", "--test-points", "20000", "--seed", "3", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
-    X, y, _ = make_target_line(20, random_state=3)
-    updates = PLA(random_state=3).fit(X, y).n_updates_
-    lines = dict(line.split(None, 1) for line in out.splitlines())
-    assert lines["N"] == "20"
-    assert lines["updates"] == str(updates)
-    assert lines["E_in"] == "0.0000"
-    e_out = float(lines["E_out"].split()[0])
-    assert 0.0 <= e_out < 0.3
+    assert out.startswith("N        20\n")
+    values = lines_of(out)
+    assert int(values["updates"]) >= 1 and values["E_in"] == "0.0000"
+    e_out_lines = [line for line in out.splitlines() if line.startswith("E_out")]
+    monte_carlo, exact = (float(line.split()[1]) for line in e_out_lines)
+    assert abs(monte_carlo - exact) < 0.01
+    with Image.open(tmp_path / "boundary.png") as png:
+        assert png.size == (500, 500)
+    with Image.open(tmp_path / "training.gif") as gif:
+        assert gif.size == (400, 400) and gif.n_frames == int(values["updates"]) + 2
+
+
+def test_train_predict_evaluate_plot_round(capsys, tmp_path):
+    data = tmp_path / "train.csv"
+    assert main(["datasets", "--export", "svm_succinctly_train", "-o", str(data)]) == 0
+    model = tmp_path / "m.npz"
+    assert main(["train", str(data), "--model", "pla", "--set", "init='uniform'",
+                 "--set", "random_state=88", "-o", str(model), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "PLA" in out and "accuracy   1.0000" in out and "converged True" in out
+    loaded = load(model)
+    assert loaded.get_params()["init"] == "uniform"
+    np.testing.assert_allclose(loaded.coef_, [[1.50714969, 5.52834138]], atol=5e-9)
+    assert main(["predict", str(model), str(data)]) == 0
+    assert capsys.readouterr().out.split() == ["1"] * 7 + ["-1"] * 7
+    assert main(["evaluate", str(model), str(data)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("accuracy  1.0000  (14 rows)")
+    assert out.splitlines()[2].split() == ["-1", "7", "0"]
+    assert main(["plot", str(model), str(data), "-o", str(tmp_path / "p.png")]) == 0
+    assert (tmp_path / "p.png").stat().st_size > 1000
+
+
+def test_animate_and_experiment(capsys, tmp_path):
+    data = tmp_path / "and.csv"
+    main(["datasets", "--export", "and", "-o", str(data)])
+    gif = tmp_path / "a.gif"
+    assert main(["animate", str(data), "--model", "perceptron", "--set", "shuffle='none'",
+                 "-o", str(gif)]) == 0
+    assert "18 updates" in capsys.readouterr().out
+    with Image.open(gif) as image:
+        assert image.n_frames == 20
+    figure = tmp_path / "e.png"
+    assert main(["experiment", "and_epochs", "--figure", str(figure)]) == 0
+    out = capsys.readouterr().out
+    assert "    9        0    -4.0000  3.0000  2.0000" in out and figure.exists()
+    assert main(["experiment", "permutation", "--set", "n_runs=2", "--set", "n_samples=20",
+                 "--quiet"]) == 0
+    assert "every_epoch" in capsys.readouterr().out
+
+
+def test_datasets_lists_the_built_in_sets(capsys):
+    assert main(["datasets"]) == 0
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines()]
+    assert {"and", "xor", "svm_succinctly_train", "iris_setosa"} <= set(names)
 
 
 @pytest.mark.parametrize("argv, message", [
     (["demo", "-n", "0"], "expected a positive whole number, got '0'"),
     (["demo", "--seed", "x"], "invalid int value"),
     (["nonsense"], "invalid choice"),
+    (["train", "missing.csv", "-o", "m.npz"], "missing.csv: no such file"),
+    (["train", "{data}", "--model", "tree", "-o", "m.npz"], "unknown model 'tree'"),
+    (["train", "{data}", "--set", "eta", "-o", "m.npz"], "expected NAME=VALUE"),
+    (["train", "{data}", "--set", "eta=-1", "-o", "m.npz"], "'eta' parameter"),
+    (["train", "{bad}", "-o", "m.npz"], "line 3: field 1 is 'x', not a number"),
+    (["predict", "{data}", "{data}"], "not a readable model file"),
+    (["experiment", "and_epochs", "--set", "colour=1"], "bad --set for and_epochs"),
+    (["experiment", "nothing"], "invalid choice"),
 ])
-def test_bad_usage_exits_2_with_a_reason(argv, message, capsys):
+def test_bad_usage_or_input_exits_2_with_one_line(argv, message, capsys, tmp_path):
+    data, bad = tmp_path / "d.csv", tmp_path / "bad.csv"
+    data.write_text("x1,x2,label\n0,0,0\n1,1,1\n")
+    bad.write_text("x1,x2,label\n0,0,0\nx,1,1\n")
+    argv = [a.format(data=data, bad=bad) for a in argv]
     assert main(argv) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
 
 
 def test_no_command_shows_help_and_exits_2(capsys):
@@ -36,15 +102,23 @@ def test_no_command_shows_help_and_exits_2(capsys):
     assert "demo" in capsys.readouterr().out
 
 
-def test_real_subprocess_version_and_demo():
+@pytest.mark.parametrize("command", ["demo", "train", "predict", "evaluate", "plot", "animate",
+                                     "experiment", "datasets"])
+def test_every_command_has_help(command, capsys):
+    assert main([command, "--help"]) == 0
+    assert "usage: rosenblatt " + command in capsys.readouterr().out
+
+
+def test_real_subprocess(tmp_path):
     version = subprocess.run([sys.executable, "-m", "rosenblatt", "--version"],
                              capture_output=True, text=True, check=True)
     assert version.stdout.strip() == f"rosenblatt {__version__}"
-    demo = subprocess.run([sys.executable, "-m", "rosenblatt", "demo", "--test-points", "500"],
-                          capture_output=True, text=True)
+    demo = subprocess.run([sys.executable, "-m", "rosenblatt", "demo", "--test-points", "500",
+                           "--out", str(tmp_path)], capture_output=True, text=True)
     assert demo.returncode == 0, demo.stderr
-    assert demo.stdout.startswith("N        20\n")
+    assert demo.stdout.startswith("N        20\n") and (tmp_path / "training.gif").exists()
     bad = subprocess.run([sys.executable, "-m", "rosenblatt", "demo", "-n", "-5"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and "positive whole number" in bad.stderr
     assert "Traceback" not in bad.stderr
+    assert np.isfinite(1.0)

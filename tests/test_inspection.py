@@ -1,0 +1,119 @@
+import shutil
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from PIL import Image  # noqa: E402
+
+from rosenblatt import PLA, Perceptron  # noqa: E402
+from rosenblatt.datasets import make_boolean, make_target_line  # noqa: E402
+from rosenblatt.inspection import (  # noqa: E402
+    BoundaryDisplay,
+    EpochCurveDisplay,
+    LossDisplay,
+    animate,
+    boundary_segment,
+)
+
+
+@pytest.fixture
+def unfinished():
+    """A PLA stopped early, so some points are still misclassified."""
+    X, y, target = make_target_line(30, random_state=5)
+    model = PLA(max_updates=3, random_state=0)
+    with pytest.warns(Warning):
+        model.fit(X, y)
+    return model, X, y, target
+
+
+def test_drawn_line_is_the_models_boundary(unfinished):
+    model, X, y, target = unfinished
+    display = BoundaryDisplay.from_estimator(model, X, y, target=target).plot()
+    xs, ys = display.line_.get_data()
+    w, b = model.coef_[0], model.intercept_[0]
+    np.testing.assert_allclose(w[0] * np.asarray(xs) + w[1] * np.asarray(ys) + b, 0, atol=1e-9)
+    # the end points lie on the edges of the plotted box
+    for x, y_ in zip(xs, ys):
+        on_edge = np.isclose(x, display.xlim).any() or np.isclose(y_, display.ylim).any()
+        assert on_edge
+
+
+def test_arrow_is_normal_to_the_line(unfinished):
+    model, X, y, _ = unfinished
+    display = BoundaryDisplay.from_estimator(model, X, y).plot()
+    start, end = display.arrow()
+    direction = display.segment[1] - display.segment[0]
+    assert abs(np.dot(end - start, direction)) < 1e-9 * np.linalg.norm(direction)
+    # it points to the positive side
+    w, b = model.coef_[0], model.intercept_[0]
+    assert w @ end + b > 0
+    np.testing.assert_allclose(display.arrow_.xy, end)
+
+
+def test_misclassified_markers_are_the_misclassified_points(unfinished):
+    model, X, y, _ = unfinished
+    display = BoundaryDisplay.from_estimator(model, X, y).plot()
+    wrong = np.flatnonzero(model.predict(X) != y)
+    assert len(wrong) > 0
+    np.testing.assert_array_equal(display.misclassified, wrong)
+    rings = [c for c in display.ax_.collections if c.get_label() == "misclassified"]
+    np.testing.assert_allclose(rings[0].get_offsets(), X[wrong])
+
+
+def test_boundary_segment_edge_cases():
+    assert boundary_segment([0.0, 0.0], 1.0, (-1, 1), (-1, 1)) is None
+    assert boundary_segment([1.0, 0.0], -5.0, (-1, 1), (-1, 1)) is None  # x = 5 misses
+    np.testing.assert_allclose(boundary_segment([1.0, 0.0], -0.5, (-1, 1), (-1, 1)),
+                               [[0.5, -1], [0.5, 1]])
+
+
+def test_display_refuses_data_that_are_not_2d():
+    with pytest.raises(ValueError, match="2-D data"):
+        BoundaryDisplay(np.ones((3, 3)), [0, 1, 1], [1, 1, 1], 0)
+    X, y = make_boolean("and")
+    three = Perceptron().fit(np.c_[X, X[:, 0]], y)
+    with pytest.raises(ValueError, match="fitted on 2 features"):
+        BoundaryDisplay.from_estimator(three, X, y)
+
+
+def test_epoch_curve_and_loss_displays():
+    X, y = make_boolean("and")
+    curve = EpochCurveDisplay.from_estimator(Perceptron(shuffle="none"), X, y, X, y, n_epochs=9)
+    assert curve.train_errors == curve.test_errors and curve.train_errors[-1] == 0.0
+    curve.plot()
+    assert len(curve.ax_.lines) == 2
+    losses = LossDisplay(margins=[-1.0, 0.0, 0.5, 2.0])
+    assert losses.losses["perceptron"].tolist() == [1.0, 0.0, 0.0, 0.0]
+    assert losses.losses["hinge"].tolist() == [2.0, 1.0, 0.5, 0.0]
+    assert losses.losses["zero-one"].tolist() == [1.0, 1.0, 0.0, 0.0]
+    with pytest.raises(ValueError, match="no partial_fit"):
+        EpochCurveDisplay.from_estimator(PLA(), X, y)
+
+
+def test_gif_has_one_frame_per_update_plus_two(tmp_path):
+    X, y, target = make_target_line(15, random_state=3)
+    model = PLA(record=True, random_state=1).fit(X, y)
+    path = tmp_path / "run.gif"
+    frames = animate(model.trace_, X, y, path, target=target)
+    with Image.open(path) as gif:
+        assert gif.n_frames == frames == model.n_updates_ + 2
+
+
+@pytest.mark.skipif(shutil.which("ffmpeg") is None, reason="ffmpeg is not installed here")
+def test_mp4_when_ffmpeg_is_present(tmp_path):
+    X, y, _ = make_target_line(10, random_state=3)
+    model = PLA(record=True, random_state=1).fit(X, y)
+    path = tmp_path / "run.mp4"
+    animate(model.trace_, X, y, path)
+    assert path.stat().st_size > 1000
+
+
+def test_mp4_without_ffmpeg_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    X, y, _ = make_target_line(10, random_state=3)
+    model = PLA(record=True, random_state=1).fit(X, y)
+    with pytest.raises(ValueError, match="needs ffmpeg.*write a .gif"):
+        animate(model.trace_, X, y, tmp_path / "run.mp4")
