@@ -5,12 +5,14 @@ Succinctly* toy set (Kowalczyk), Iris as binary problems (CISC 271), and
 loaders for CSV, LIBSVM/svmlight and NumPy files.
 """
 
+from ._chunks import ChunkedFile
 from ._generators import label_by, make_boolean, make_target_line
 from ._iris import load_iris_binary
 from ._loaders import load_csv, load_data, load_libsvm, load_numpy
 from ._textbook import load_svm_succinctly
 
 __all__ = [
+    "ChunkedFile",
     "label_by",
     "load_csv",
     "load_data",

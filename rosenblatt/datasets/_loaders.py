@@ -46,36 +46,54 @@ def load_csv(path, label=-1, header=True):
     with a header, its name. Labels are kept as text unless they are all
     numbers. The features must be numbers.
     """
+    blocks = list(csv_blocks(path, None, label=label, header=header))
+    if not blocks:
+        raise ValueError(f"{_existing(path)}: no data lines.")
+    return blocks[0]
+
+
+def csv_blocks(path, block_rows, label=-1, header=True):
+    """Yield ``(X, y)`` blocks of ``block_rows`` data lines (all at once if None),
+    checking every line as :func:`load_csv` does."""
     path = _existing(path)
     with path.open(newline="") as handle:
-        rows = [(number, row) for number, row in enumerate(csv.reader(handle), start=1)
-                if any(cell.strip() for cell in row)]
-    if header:
-        if not rows:
-            raise ValueError(f"{path}: empty file, expected a header line.")
-        (_, names), rows = rows[0], rows[1:]
-        names = [name.strip() for name in names]
-    if not rows:
-        raise ValueError(f"{path}: no data lines.")
-    width = len(rows[0][1])
-    column = _label_column(path, label, names if header else None, width)
-    features, labels = [], []
-    for number, row in rows:
-        if len(row) != width:
-            raise ValueError(f"{path}, line {number}: {len(row)} fields, expected {width}.")
-        values = []
-        for index, cell in enumerate(row):
-            if index == column:
-                continue
-            try:
-                values.append(float(cell))
-            except ValueError:
-                raise ValueError(
-                    f"{path}, line {number}: field {index + 1} is {cell!r}, not a number."
-                ) from None
-        features.append(values)
-        labels.append(row[column].strip())
-    return np.array(features, dtype=np.float64), _labels(labels)
+        lines = ((number, row) for number, row in enumerate(csv.reader(handle), start=1)
+                 if any(cell.strip() for cell in row))
+        names = None
+        if header:
+            first = next(lines, None)
+            if first is None:
+                raise ValueError(f"{path}: empty file, expected a header line.")
+            names = [name.strip() for name in first[1]]
+        width = column = None
+        features, labels = [], []
+        for number, row in lines:
+            if width is None:
+                width = len(row)
+                column = _label_column(path, label, names, width)
+            if len(row) != width:
+                raise ValueError(f"{path}, line {number}: {len(row)} fields, expected {width}.")
+            features.append(_numbers(path, number, row, column))
+            labels.append(row[column].strip())
+            if block_rows is not None and len(labels) == block_rows:
+                yield np.array(features, dtype=np.float64), _labels(labels)
+                features, labels = [], []
+        if labels:
+            yield np.array(features, dtype=np.float64), _labels(labels)
+
+
+def _numbers(path, number, row, column):
+    values = []
+    for index, cell in enumerate(row):
+        if index == column:
+            continue
+        try:
+            values.append(float(cell))
+        except ValueError:
+            raise ValueError(
+                f"{path}, line {number}: field {index + 1} is {cell!r}, not a number."
+            ) from None
+    return values
 
 
 def _label_column(path, label, names, width):

@@ -1,0 +1,45 @@
+"""Training on data larger than memory: ``partial_fit`` over the blocks of a file."""
+
+import warnings
+
+from sklearn.exceptions import ConvergenceWarning
+
+
+def fit_chunks(model, chunks, *, n_epochs=1, on_chunk=None):
+    """Train an online estimator on ``chunks`` (e.g. a
+    :class:`~rosenblatt.datasets.ChunkedFile`), ``n_epochs`` passes in file order.
+
+    Each block goes to ``partial_fit``, so memory stays at one block; with
+    ``shuffle="none"`` the weights are those of fitting the concatenated blocks.
+    Stops early after a pass without a mistake, like ``fit``; otherwise warns
+    with ``ConvergenceWarning`` after the last pass. Returns the model.
+
+    >>> import tempfile, pathlib, numpy as np
+    >>> from rosenblatt import Perceptron
+    >>> from rosenblatt.datasets import ChunkedFile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "and.npy"
+    >>> np.save(path, np.array([[0., 0, -1], [0, 1, -1], [1, 0, -1], [1, 1, 1]]))
+    >>> model = fit_chunks(Perceptron(shuffle="none"), ChunkedFile(path, 2), n_epochs=20)
+    >>> model.intercept_.tolist(), model.coef_.tolist(), model.n_iter_
+    ([-4.0], [[3.0, 2.0]], 9)
+    """
+    if not hasattr(model, "partial_fit"):
+        raise ValueError(f"{type(model).__name__} has no partial_fit; train it in memory, or "
+                         "choose an online estimator (Perceptron, AveragedPerceptron, ...).")
+    classes = chunks.classes
+    for epoch in range(1, n_epochs + 1):
+        before = getattr(model, "n_updates_", 0)
+        for X, y in chunks:
+            model.partial_fit(X, y, classes=classes)
+            if on_chunk is not None:
+                on_chunk()
+        model.n_iter_ = epoch
+        model.converged_ = model.n_updates_ == before
+        if model.converged_:
+            return model
+    warnings.warn(
+        f"{type(model).__name__} made {n_epochs} passes over the file without a mistake-free "
+        "one; the data may not be linearly separable — increase the number of epochs.",
+        ConvergenceWarning, stacklevel=2,
+    )
+    return model
