@@ -43,32 +43,35 @@ def perceptron_epoch(X, y, sw, order, eta, fit_intercept, state, record, cache, 
     recording = rows.shape[0] > 0
     caching = u.shape[0] > 0
     pocketing = pocket_w.shape[0] > 0
+    # the bias and the example count live in registers during the loop
+    bias, count = b[0], seen[0]
     n_mistakes = 0
     for t in range(order.shape[0]):
         i = order[t]
         if sw[i] == 0.0:
             continue
-        seen[0] += 1
-        activation = row_dot(X, i, w) + b[0]
+        count += 1
+        activation = row_dot(X, i, w) + bias
         if y[i] * activation <= 0.0:
             step = eta * sw[i] * y[i]
             row_axpy(X, i, w, step)
             if fit_intercept:
-                b[0] += step
+                bias += step
             if caching:
-                c = float(seen[0])
+                c = float(count)
                 row_axpy(X, i, u, c * step)
                 if fit_intercept:
                     beta[0] += c * step
             if recording:
                 rows[n_mistakes] = i
                 activations[n_mistakes] = activation
-                positions[n_mistakes] = seen[0]
+                positions[n_mistakes] = count
             n_mistakes += 1
             if pocketing:
-                errors = weighted_errors(X, y, sw, w, b[0], pocket_errors[0])
+                errors = weighted_errors(X, y, sw, w, bias, pocket_errors[0])
                 if errors < pocket_errors[0]:
                     pocket_w[:] = w
-                    pocket_b[0] = b[0]
+                    pocket_b[0] = bias
                     pocket_errors[0] = errors
+    b[0], seen[0] = bias, count
     return n_mistakes

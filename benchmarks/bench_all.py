@@ -1,0 +1,365 @@
+"""One benchmark run: rosenblatt against its peers and against the memory limit.
+
+    python benchmarks/bench_all.py            # the full run (several minutes)
+    python benchmarks/bench_all.py --quick    # small data, to check that it works
+
+Needs ``pip install -e ".[bench]"`` (river, mlxtend and psutil are peers and
+tools of the benchmark only). Every time is measured in this run, on this
+machine, with fixed seeds. Seconds per epoch are the *marginal* cost of an
+epoch: (time of ``fit`` with E epochs − time with 1 epoch) / (E − 1), median of
+repeats, so that one-time work (validation, label mapping, compilation) is left
+out for every contender alike; compilation is timed separately. River and
+mlxtend learn one example at a time in Python, so they are timed on a
+subsample and extrapolated (the table says so).
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rosenblatt import AveragedPerceptron, LinearUnit, Perceptron  # noqa: E402
+from rosenblatt._config import jit  # noqa: E402
+
+warnings.simplefilter("ignore")  # max_iter is reached on purpose: noisy data
+SHARED = ROOT.parent / "shared" / "data"
+
+
+# ----------------------------------------------------------------- the memory limit
+
+@jit
+def _stream_dense(X):
+    total = 0.0
+    for i in range(X.shape[0]):
+        for j in range(X.shape[1]):
+            total += X[i, j]
+    return total
+
+
+@jit
+def _stream_csr(data, indices):
+    total, count = 0.0, 0
+    for k in range(data.shape[0]):
+        total += data[k]
+        count += indices[k]
+    return total + count
+
+
+def stream_once(X):
+    """Read every stored value of X once (and every index, for CSR)."""
+    if sp.issparse(X):
+        return _stream_csr(X.data, X.indices)
+    return _stream_dense(X)
+
+
+# ------------------------------------------------------------------------- data
+
+def dense(n, d, dtype, seed):
+    rng = np.random.RandomState(seed)
+    X = rng.standard_normal((n, d)).astype(dtype)
+    w = rng.standard_normal(d)
+    y = np.where(X @ w + 0.5 * np.sqrt(d) * rng.standard_normal(n) > 0, 1, -1)
+    return X, y
+
+
+def zipf_csr(n, n_features, per_row, seed):
+    """Rows of ~per_row Zipf-distributed feature ids, duplicates merged, unit norm."""
+    from sklearn.preprocessing import normalize
+
+    rng = np.random.RandomState(seed)
+    ids = (rng.zipf(1.3, size=(n, per_row)) - 1) % n_features
+    ids = np.sort(ids, axis=1).astype(np.int32)
+    indptr = np.arange(0, n * per_row + 1, per_row)
+    X = sp.csr_matrix((rng.rand(n * per_row), ids.ravel(), indptr), shape=(n, n_features))
+    X.sum_duplicates()
+    X = normalize(X)
+    w = rng.standard_normal(n_features)
+    y = np.where(X @ w + 0.3 * rng.standard_normal(n) > 0, 1, -1)
+    return X, y
+
+
+def real(name):
+    from sklearn.datasets import load_svmlight_file
+
+    if name == "mnist_t10k":
+        import gzip
+
+        with gzip.open(SHARED / "mnist-t10k-images-idx3-ubyte.gz") as handle:
+            X = np.frombuffer(handle.read(), np.uint8, offset=16).reshape(-1, 784) / 255.0
+        with gzip.open(SHARED / "mnist-t10k-labels-idx1-ubyte.gz") as handle:
+            labels = np.frombuffer(handle.read(), np.uint8, offset=8)
+        return np.ascontiguousarray(X), np.where(labels % 2 == 0, 1, -1)  # even vs odd
+    X, y = load_svmlight_file(str(SHARED / name), n_features={"a9a": 123, "w8a": 300}[name])
+    return X, y.astype(int)
+
+
+def data_sets(quick):
+    scale = 20 if quick else 1
+    sets = {
+        f"dense {1_000_000 // scale}x100 f64": lambda: dense(1_000_000 // scale, 100,
+                                                             np.float64, 0),
+        f"dense {200_000 // scale}x1000 f32": lambda: dense(200_000 // scale, 1000,
+                                                            np.float32, 1),
+        f"csr {500_000 // scale}x2^20 ~50nnz": lambda: zipf_csr(500_000 // scale, 2**20, 50, 2),
+    }
+    if SHARED.is_dir():
+        for name in ("a9a", "w8a", "mnist_t10k"):
+            sets[name] = lambda name=name: real(name)
+    return sets
+
+
+# --------------------------------------------------------------------- contenders
+
+def sklearn_peers(epochs):
+    from sklearn.linear_model import Perceptron as SkPerceptron
+    from sklearn.linear_model import SGDClassifier
+
+    return {
+        "sklearn Perceptron": lambda e: SkPerceptron(max_iter=e, tol=None, shuffle=False),
+        "sklearn SGD averaged": lambda e: SGDClassifier(
+            loss="perceptron", learning_rate="constant", eta0=1, penalty=None, average=True,
+            max_iter=e, tol=None, shuffle=False),
+        "sklearn SGD squared": lambda e: SGDClassifier(
+            loss="squared_error", learning_rate="constant", eta0=1e-3, penalty=None,
+            max_iter=e, tol=None, shuffle=False),
+    }
+
+
+OURS = {
+    "ours Perceptron": lambda e: Perceptron(shuffle="none", max_iter=e),
+    "ours AveragedPerceptron": lambda e: AveragedPerceptron(shuffle="none", max_iter=e),
+    "ours LinearUnit sgd": lambda e: LinearUnit(solver="sgd", eta=1e-3, shuffle="none",
+                                                max_iter=e, tol=0, init="zeros"),
+}
+
+
+def timed(function, repeats):
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        result = function()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times), result
+
+
+def marginal_epoch(make, X, y, epochs, repeats):
+    """Median seconds of one more epoch, and the model after ``epochs`` epochs."""
+    one, _ = timed(lambda: make(1).fit(X, y), repeats)
+    many, model = timed(lambda: make(epochs).fit(X, y), repeats)
+    return max(many - one, 1e-9) / (epochs - 1), model
+
+
+def python_peer_epoch(name, X, y, rows):
+    """Seconds for one epoch of river's or mlxtend's perceptron on ``rows`` rows,
+    scaled to the whole data set."""
+    take = np.random.RandomState(0).choice(X.shape[0], size=min(rows, X.shape[0]),
+                                           replace=False)
+    Xs, ys = X[take], y[take]
+    if name == "river Perceptron":
+        from river import linear_model
+
+        # not timed: river's input format, sparse rows as sparse dicts
+        if sp.issparse(Xs):
+            Xs = sp.csr_matrix(Xs)
+            rows_as_dicts = [dict(zip(Xs.indices[Xs.indptr[i]:Xs.indptr[i + 1]].tolist(),
+                                      Xs.data[Xs.indptr[i]:Xs.indptr[i + 1]].tolist()))
+                             for i in range(Xs.shape[0])]
+        else:
+            rows_as_dicts = [dict(enumerate(row)) for row in np.asarray(Xs, np.float64)]
+        model = linear_model.Perceptron()
+        start = time.perf_counter()
+        for row, label in zip(rows_as_dicts, ys):
+            model.learn_one(row, bool(label > 0))
+        seconds = time.perf_counter() - start
+    else:
+        from mlxtend.classifier import Perceptron as MlxPerceptron
+
+        if X.shape[1] > 10_000:
+            return None  # mlxtend needs dense X: 2^20 columns do not fit
+        Xs = Xs.toarray() if sp.issparse(Xs) else np.asarray(Xs, dtype=np.float64)
+        model = MlxPerceptron(epochs=1, eta=1.0, random_seed=0, print_progress=0)
+        start = time.perf_counter()
+        model.fit(Xs, (ys > 0).astype(int))
+        seconds = time.perf_counter() - start
+    return seconds * X.shape[0] / len(ys)
+
+
+# ------------------------------------------------------------------- extra checks
+
+MEMORY_SCRIPT = """
+import resource, sys, time, warnings
+import numpy as np, scipy.sparse as sp
+warnings.simplefilter("ignore")
+sys.path.insert(0, {root!r})
+from rosenblatt import Perceptron
+data = np.load({path!r})
+X, y = data["X"], data["y"]
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+Perceptron(shuffle="every_epoch", max_iter=3, random_state=0).fit(X, y)
+after = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print((after - before) * 1024)
+"""
+
+
+def peak_memory(X, y, folder):
+    """Extra peak memory of ``fit`` over holding X, measured in a fresh process."""
+    path = folder / "memory.npz"
+    np.savez(path, X=X, y=y)
+    done = subprocess.run([sys.executable, "-c", MEMORY_SCRIPT.format(root=str(ROOT),
+                                                                      path=str(path))],
+                          capture_output=True, text=True, check=True)
+    path.unlink()
+    return int(done.stdout.strip())
+
+
+COMPILE_SCRIPT = """
+import sys, time, warnings
+warnings.simplefilter("ignore")
+start = time.perf_counter()
+sys.path.insert(0, {root!r})
+import numpy as np, scipy.sparse as sp
+from rosenblatt import Perceptron, AveragedPerceptron
+imported = time.perf_counter()
+X = np.random.RandomState(0).randn(50, 3); y = np.where(X[:, 0] > 0, 1, -1)
+for model in (Perceptron(), AveragedPerceptron()):
+    model.fit(X, y); model.fit(sp.csr_matrix(X), y); model.predict(X)
+first = time.perf_counter()
+for model in (Perceptron(), AveragedPerceptron()):
+    model.fit(X, y); model.fit(sp.csr_matrix(X), y); model.predict(X)
+second = time.perf_counter()
+print((first - imported) - (second - first))
+"""
+
+
+def compile_seconds():
+    """Compilation time of the first ever fits, then of a second process (disk cache)."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        run = lambda: float(subprocess.run(  # noqa: E731
+            [sys.executable, "-c", COMPILE_SCRIPT.format(root=str(ROOT))], env=env,
+            capture_output=True, text=True, check=True).stdout.strip())
+        return run(), run()
+
+
+def one_vs_rest_speedup(quick):
+    n = 20_000 if quick else 200_000
+    rng = np.random.RandomState(3)
+    X = rng.standard_normal((n, 100))
+    y = np.argmax(X @ rng.standard_normal((100, 10)) + rng.standard_normal((n, 10)), axis=1)
+    serial, _ = timed(lambda: AveragedPerceptron(max_iter=5, random_state=0).fit(X, y), 3)
+    threads, _ = timed(lambda: AveragedPerceptron(max_iter=5, random_state=0,
+                                                  n_jobs=2).fit(X, y), 3)
+    return serial, threads
+
+
+# ------------------------------------------------------------------------ report
+
+def machine():
+    import numba
+    import sklearn
+
+    return (f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
+            f"Python {platform.python_version()}, numpy {np.__version__}, numba "
+            f"{numba.__version__}, scikit-learn {sklearn.__version__}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small data, to try it out")
+    parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--json", help="also write the numbers to this JSON file")
+    args = parser.parse_args(argv)
+    epochs, repeats = args.epochs, args.repeats
+    print(f"# rosenblatt benchmark — {machine()}")
+    print(f"# seconds per epoch = marginal epoch of fit(max_iter={epochs}), median of "
+          f"{repeats}; 'stream' = reading the data once\n")
+    header = f"{'data':<26} {'contender':<34} {'s/epoch':>9} {'rows/s':>11} " \
+             f"{'vs sklearn':>10} {'vs stream':>9} {'train acc':>9}"
+    print(header)
+    print("-" * len(header))
+    results, targets = {}, []
+    peers = sklearn_peers(epochs)
+    with tempfile.TemporaryDirectory() as folder:
+        folder = pathlib.Path(folder)
+        for name, make_data in data_sets(args.quick).items():
+            X, y = make_data()
+            stream_once(X)  # compile first, for these very dtypes
+            stream, _ = timed(lambda: stream_once(X), repeats)
+            rows = {}
+            for label, make in {**OURS, **peers}.items():
+                Xin = X
+                if label.startswith("sklearn") and sp.issparse(X):
+                    Xin = sp.csr_matrix((X.data, X.indices.astype(np.int32),
+                                         X.indptr.astype(np.int32)), shape=X.shape)
+                if label.startswith("ours"):  # compile outside the timing (same dtypes)
+                    make(1).fit(Xin, y)
+                seconds, model = marginal_epoch(make, Xin, y, epochs, repeats)
+                rows[label] = (seconds, model.score(Xin, y))
+            skipped = []
+            for label in ("river Perceptron", "mlxtend Perceptron"):
+                seconds = python_peer_epoch(label, X, y, 2000)
+                if seconds is None:
+                    skipped.append(label)
+                else:
+                    rows[label + " (extrapolated)"] = (seconds, None)
+            reference = {"ours Perceptron": "sklearn Perceptron",
+                         "ours AveragedPerceptron": "sklearn SGD averaged",
+                         "ours LinearUnit sgd": "sklearn SGD squared"}
+            for label, (seconds, accuracy) in rows.items():
+                peer = reference.get(label)
+                ratio = f"{rows[peer][0] / seconds:.2f}x" if peer else ""
+                print(f"{name:<26} {label:<34} {seconds:>9.4f} {X.shape[0] / seconds:>11.3g} "
+                      f"{ratio:>10} {seconds / stream:>8.2f}x "
+                      f"{'' if accuracy is None else f'{accuracy:.4f}':>9}")
+            for label in skipped:
+                print(f"{name:<26} {label:<34} skipped: it needs a dense X")
+            print(f"{name:<26} {'stream (memory limit)':<34} {stream:>9.4f}")
+            results[name] = {"stream": stream, **{k: v[0] for k, v in rows.items()}}
+            ours, sk = rows["ours Perceptron"][0], rows["sklearn Perceptron"][0]
+            if name.startswith("dense"):
+                targets.append((f"dense Perceptron epoch <= 1.25x stream on {name}",
+                                ours / stream, ours / stream <= 1.25))
+            if sp.issparse(X):
+                targets.append((f"sparse Perceptron >= 2x faster than sklearn on {name}",
+                                sk / ours, sk / ours >= 2))
+            averaged = rows["sklearn SGD averaged"][0] / rows["ours AveragedPerceptron"][0]
+            targets.append((f"AveragedPerceptron >= 2x faster than sklearn on {name}",
+                            averaged, averaged >= 2))
+            if name.startswith("dense"):
+                extra = peak_memory(X, y, folder)
+                fraction = extra / X.nbytes
+                targets.append((f"peak memory of fit <= X + 10% on {name} (extra "
+                                f"{extra / 2**20:.0f} MiB over {X.nbytes / 2**20:.0f} MiB)",
+                                fraction, fraction <= 0.10))
+            print()
+    serial, threads = one_vs_rest_speedup(args.quick)
+    targets.append(("one-vs-rest, 10 classes: n_jobs=2 >= 1.6x faster than n_jobs=1",
+                    serial / threads, serial / threads >= 1.6))
+    first, second = compile_seconds()
+    print(f"compilation: first ever {first:.2f} s; a second process (disk cache) {second:.2f} s")
+    targets.append(("second process compiles in < 1 s", second, second < 1.0))
+    print("\n# targets")
+    for text, value, ok in targets:
+        print(f"{'PASS' if ok else 'FAIL'}  {text}: {value:.2f}")
+    if args.json:
+        pathlib.Path(args.json).write_text(json.dumps(
+            {"results": results, "targets": [[t, v, o] for t, v, o in targets]}, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
