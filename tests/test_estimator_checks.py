@@ -2,7 +2,7 @@
 
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from rosenblatt import (
+from ._estimators import (
     PLA,
     AveragedPerceptron,
     BatchPerceptron,

@@ -3,7 +3,7 @@
 import numpy as np
 
 from ..base import EpochPerceptron, OnlinePerceptronMixin
-from ._params import ATTRIBUTES, parameters
+from ._params import ATTRIBUTES, EPOCH_PARAMETERS
 
 
 class AveragedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
@@ -27,9 +27,7 @@ class AveragedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
 
     Parameters
     ----------
-    {parameters("eta", "fit_intercept", "max_iter", "shuffle", "init", "random_state",
-                "record", "class_weight", "warm_start", "early_stopping",
-                "validation_fraction", "n_iter_no_change", "n_jobs")}
+    {EPOCH_PARAMETERS}
 
     Attributes
     ----------

@@ -58,3 +58,11 @@ ATTRIBUTES = """coef_ : ndarray of shape (1, n_features) or (n_classes, n_featur
 def parameters(*names):
     """The Parameters entries for ``names``, indented for a class docstring."""
     return "\n    ".join(PARAMS[name] for name in names)
+
+
+#: The Parameters entries of the rules that run epochs of the perceptron rule.
+EPOCH_PARAMETERS = parameters(
+    "eta", "fit_intercept", "max_iter", "shuffle", "init", "random_state", "record",
+    "class_weight", "warm_start", "early_stopping", "validation_fraction",
+    "n_iter_no_change", "n_jobs",
+)

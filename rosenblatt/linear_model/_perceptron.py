@@ -5,7 +5,7 @@ is the same algorithm (one epoch without a miss ends training).
 """
 
 from ..base import EpochPerceptron, OnlinePerceptronMixin
-from ._params import ATTRIBUTES, parameters
+from ._params import ATTRIBUTES, EPOCH_PARAMETERS
 
 
 class Perceptron(OnlinePerceptronMixin, EpochPerceptron):
@@ -23,9 +23,7 @@ class Perceptron(OnlinePerceptronMixin, EpochPerceptron):
 
     Parameters
     ----------
-    {parameters("eta", "fit_intercept", "max_iter", "shuffle", "init", "random_state",
-                "record", "class_weight", "warm_start", "early_stopping",
-                "validation_fraction", "n_iter_no_change", "n_jobs")}
+    {EPOCH_PARAMETERS}
 
     Attributes
     ----------

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import _kernels
 from ..base import EpochPerceptron
-from ._params import ATTRIBUTES, parameters
+from ._params import ATTRIBUTES, EPOCH_PARAMETERS
 
 
 class PocketPerceptron(EpochPerceptron):
@@ -25,9 +25,7 @@ class PocketPerceptron(EpochPerceptron):
 
     Parameters
     ----------
-    {parameters("eta", "fit_intercept", "max_iter", "shuffle", "init", "random_state",
-                "record", "class_weight", "warm_start", "early_stopping",
-                "validation_fraction", "n_iter_no_change", "n_jobs")}
+    {EPOCH_PARAMETERS}
 
     Attributes
     ----------

@@ -6,7 +6,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import validate_X
 from ..base import EpochPerceptron, OnlinePerceptronMixin
-from ._params import ATTRIBUTES, parameters
+from ._params import ATTRIBUTES, EPOCH_PARAMETERS
 
 #: Test rows × weight vectors scored at once when voting (bounds the memory).
 _BLOCK_CELLS = 1 << 22
@@ -31,9 +31,7 @@ class VotedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
 
     Parameters
     ----------
-    {parameters("eta", "fit_intercept", "max_iter", "shuffle", "init", "random_state",
-                "record", "class_weight", "warm_start", "early_stopping",
-                "validation_fraction", "n_iter_no_change", "n_jobs")}
+    {EPOCH_PARAMETERS}
 
     Attributes
     ----------
