@@ -45,6 +45,8 @@ INIT_MODES = ("zeros", "uniform", "normal")
 _NO_RECORD = (np.empty(0, dtype=np.intp), np.empty(0), np.empty(0, dtype=np.int64))
 _NO_CACHE = (np.empty(0), np.empty(1))
 _NO_POCKET = (np.empty(0), np.empty(1), np.empty(1))
+#: An empty row order: the kernels then visit every row in turn.
+NATURAL_ORDER = np.empty(0, dtype=np.intp)
 
 
 @dataclass
@@ -317,7 +319,8 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
             )
 
     def _epoch_order(self, problem, n):
-        """Row order of the next epoch (Daumé §4.2): fixed, one permutation, or new."""
+        """Row order of the next epoch (Daumé §4.2): fixed, one permutation, or new.
+        The fixed order is :data:`NATURAL_ORDER`, which the kernels read as 0..n-1."""
         mode = getattr(self, "shuffle", "none")
         if mode == "every_epoch":
             return problem.rng.permutation(n).astype(np.intp)
@@ -325,7 +328,7 @@ class BasePerceptron(ClassifierMixin, BaseEstimator):
             if problem.order is None or len(problem.order) != n:
                 problem.order = problem.rng.permutation(n).astype(np.intp)
             return problem.order
-        return np.arange(n, dtype=np.intp)
+        return NATURAL_ORDER
 
     def _published_weights(self, problem):
         """The weights a problem exposes as ``coef_``/``intercept_``."""

@@ -3,7 +3,7 @@
 import numpy as np
 
 from .._config import jit
-from ._rows import n_rows, row_axpy, row_dot
+from ._rows import epoch_length, epoch_row, n_rows, row_axpy, row_dot
 
 
 @jit
@@ -15,8 +15,8 @@ def linear_unit_sgd_epoch(X, y, sw, order, eta, fit_intercept, w, b):
     with a non-zero residual).
     """
     updates = 0
-    for t in range(order.shape[0]):
-        i = order[t]
+    for t in range(epoch_length(X, order)):
+        i = epoch_row(order, t)
         if sw[i] == 0.0:
             continue
         residual = y[i] - (row_dot(X, i, w) + b[0])

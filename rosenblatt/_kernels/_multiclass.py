@@ -3,7 +3,7 @@
 import numpy as np
 
 from .._config import jit
-from ._rows import row_axpy, row_dot
+from ._rows import epoch_length, epoch_row, row_axpy, row_dot
 
 
 @jit
@@ -28,8 +28,8 @@ def multiclass_epoch(X, y, sw, order, eta, fit_intercept, state, record, cache):
     caching = U.shape[0] > 0
     n_classes = W.shape[0]
     n_mistakes = 0
-    for t in range(order.shape[0]):
-        i = order[t]
+    for t in range(epoch_length(X, order)):
+        i = epoch_row(order, t)
         if sw[i] == 0.0:
             continue
         seen[0] += 1

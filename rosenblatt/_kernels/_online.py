@@ -7,7 +7,7 @@ mistake).
 """
 
 from .._config import jit
-from ._rows import row_axpy, row_dot
+from ._rows import epoch_length, epoch_row, row_axpy, row_dot
 from ._scoring import weighted_errors
 
 
@@ -46,8 +46,8 @@ def perceptron_epoch(X, y, sw, order, eta, fit_intercept, state, record, cache, 
     # the bias and the example count live in registers during the loop
     bias, count = b[0], seen[0]
     n_mistakes = 0
-    for t in range(order.shape[0]):
-        i = order[t]
+    for t in range(epoch_length(X, order)):
+        i = epoch_row(order, t)
         if sw[i] == 0.0:
             continue
         count += 1

@@ -5,6 +5,9 @@ A kernel receives ``X`` either as a 2-D C-contiguous array or as the CSR triplet
 at compile time, so each rule is written once and numba builds the dense and the
 sparse twin (and the float32/float64, int32/int64-index variants) from it.
 
+An epoch visits the rows of an ``order`` array, or every row in turn when
+``order`` is empty: the common "no shuffling" case then reads no index array.
+
 The plain-Python bodies below are what runs under ``NUMBA_DISABLE_JIT=1``.
 """
 
@@ -49,6 +52,16 @@ def n_rows(X):
     return X.shape[0]
 
 
+def epoch_length(X, order):
+    """Rows in an epoch: ``len(order)``, or every row when ``order`` is empty (natural order)."""
+    return order.shape[0] if order.shape[0] > 0 else n_rows(X)
+
+
+def epoch_row(order, t):
+    """The ``t``-th row of an epoch (``t`` itself in natural order)."""
+    return order[t] if order.shape[0] > 0 else t
+
+
 def row_dot(X, i, w):
     """``x_i · w`` for row ``i`` of ``X``."""
     if isinstance(X, tuple):
@@ -69,6 +82,16 @@ def _n_rows_overload(X):
     if isinstance(X, types.BaseTuple):
         return lambda X: X[2].shape[0] - 1
     return lambda X: X.shape[0]
+
+
+@overload(epoch_length)
+def _epoch_length_overload(X, order):
+    return lambda X, order: order.shape[0] if order.shape[0] > 0 else n_rows(X)
+
+
+@overload(epoch_row)
+def _epoch_row_overload(order, t):
+    return lambda order, t: order[t] if order.shape[0] > 0 else t
 
 
 @overload(row_dot)

@@ -191,6 +191,8 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
 
     def _run_epoch(self, problem, Xk, y, sw, order, record):
         X, extra = self._X_now, problem.extra
+        if len(order) == 0:  # natural order
+            order = np.arange(X.shape[0])
         f = self._decision_cache(problem)
         active = sw[order] > 0
         position, n_mistakes = 0, 0

@@ -8,7 +8,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
 from .. import _kernels
-from ..base import BasePerceptron, OnlinePerceptronMixin, warn
+from ..base import NATURAL_ORDER, BasePerceptron, OnlinePerceptronMixin, warn
 from ._params import ATTRIBUTES, parameters
 
 #: Loss growth (over the starting loss) taken as divergence for the SGD solver.
@@ -123,7 +123,7 @@ class LinearUnit(OnlinePerceptronMixin, BasePerceptron):
 
     def _epoch_order(self, problem, n):
         if self.solver == "batch":
-            return np.arange(n, dtype=np.intp)  # unused: the step sees every row
+            return NATURAL_ORDER  # the step sees every row at once
         return super()._epoch_order(problem, n)
 
     def _before_learning(self, X, weights):
