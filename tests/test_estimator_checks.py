@@ -52,3 +52,10 @@ def expected_failed_checks(estimator):
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks)
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)
+
+
+def test_every_public_estimator_is_checked():
+    import rosenblatt.linear_model
+
+    public = {getattr(rosenblatt.linear_model, name) for name in rosenblatt.linear_model.__all__}
+    assert {type(estimator) for estimator in ESTIMATORS} == public
