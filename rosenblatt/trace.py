@@ -94,13 +94,34 @@ class Trace:
     def survival(self):
         """Examples the weights replaced by each update had been in use for
         (Freund & Schapire's survival count; the starting weights come first)."""
-        return np.diff(np.concatenate([[1], self.t]))
+        return survival_counts(self.t)
 
     @property
     def labels(self):
         """The labels of the updating rows, in the user's own coding."""
         negative, positive = self.classes
         return np.where(self.y > 0, positive, negative)
+
+
+def survival_counts(positions, n_examples=None):
+    """Freund & Schapire's survival counts of the weight vectors of a run.
+
+    ``positions`` are the example numbers (1-based) of the updates. Vector ``k``
+    (``k = 0`` the start) is current from the example of update ``k`` (the first
+    example for the start) until the example before update ``k + 1``; an update
+    at example ``t`` thus starts a vector whose count includes ``t``. With
+    ``n_examples`` the last vector is counted up to that example (the counts then
+    sum to it); without, only the vectors some update replaced are returned.
+
+    >>> survival_counts([1, 4, 5], n_examples=9).tolist()
+    [0, 3, 1, 5]
+    >>> survival_counts([1, 4, 5]).tolist()
+    [0, 3, 1]
+    """
+    starts = np.concatenate([[1], positions]).astype(np.int64)
+    if n_examples is None:
+        return np.diff(starts)
+    return np.diff(np.concatenate([starts, [n_examples + 1]]))
 
 
 class TraceRecorder:
@@ -110,15 +131,9 @@ class TraceRecorder:
 
     def __init__(self, coef_init, intercept_init, classes):
         self.coef_init = np.array(coef_init, dtype=np.float64)
-        self.intercept_init = float(intercept_init)
+        self.intercept_init = float(np.reshape(intercept_init, -1)[0])
         self.classes = tuple(classes)
         self._parts = {field: [] for field in self._FIELDS}
-
-    @staticmethod
-    def buffers(n_rows):
-        """Row, activation and example-number buffers for one epoch's mistakes."""
-        return (np.empty(n_rows, dtype=np.intp), np.empty(n_rows, dtype=np.float64),
-                np.empty(n_rows, dtype=np.int64))
 
     def _last_weights(self):
         if self._parts["coef"]:
@@ -230,12 +245,6 @@ class MulticlassTraceRecorder:
         self.intercept_init = np.array(intercept_init, dtype=np.float64)
         self.classes = np.asarray(classes)
         self._records = []
-
-    @staticmethod
-    def buffers(n_rows):
-        """Row, margin, example-number and rival-class buffers for one epoch."""
-        return (np.empty(n_rows, dtype=np.intp), np.empty(n_rows),
-                np.empty(n_rows, dtype=np.int64), np.empty(n_rows, dtype=np.intp))
 
     def add(self, epoch, X, y, rows, margins, positions, predicted, steps, fit_intercept):
         """Record one epoch's updates, replaying them to get the weights after each."""

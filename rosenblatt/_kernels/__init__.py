@@ -1,26 +1,35 @@
 """Compiled inner loops (numba), over arrays only.
 
 Each kernel takes ``X`` as a dense C-contiguous array or as a CSR triplet
-``(data, indices, indptr)`` (see :mod:`._rows`), labels ``y`` in {-1.0, +1.0},
-per-row weights ``sw``, and the model state as float64 arrays updated in place.
+``(data, indices, indptr)`` (see :mod:`._rows`), labels ``y`` in {-1.0, +1.0}
+(class indices for the multiclass rule), per-row weights ``sw``, and the model
+state as float64 arrays updated in place. Optional state is ``None`` when off.
 Validation happens once, in the public estimators; kernels never check again.
 """
 
-from ._batch import batch_step
-from ._linear_unit import linear_unit_batch_step, linear_unit_sgd_epoch, squared_loss
+from ._batch import batch_epoch
 from ._multiclass import multiclass_epoch
-from ._online import perceptron_epoch
-from ._scoring import activation, decision_function, misclassified_rows, update_row, weighted_errors
+from ._online import online_epoch
+from ._residuals import LINEAR_UNIT, PERCEPTRON, Residual
+from ._scoring import (
+    activation,
+    decision_function,
+    misclassified_rows,
+    squared_loss,
+    update_row,
+    weighted_errors,
+)
 
 __all__ = [
+    "LINEAR_UNIT",
+    "PERCEPTRON",
+    "Residual",
     "activation",
-    "batch_step",
+    "batch_epoch",
     "decision_function",
-    "linear_unit_batch_step",
-    "linear_unit_sgd_epoch",
     "misclassified_rows",
     "multiclass_epoch",
-    "perceptron_epoch",
+    "online_epoch",
     "squared_loss",
     "update_row",
     "weighted_errors",

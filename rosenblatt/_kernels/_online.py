@@ -1,10 +1,12 @@
-"""Online (one example at a time) epochs of the binary perceptron and its variants.
+"""Online (one example at a time) epochs: the perceptron, its variants, the linear unit.
 
-One loop serves the vanilla, pocket, averaged and voted perceptrons: they differ
-only in what they keep besides the running weights, passed as optional arrays
-(empty arrays switch a feature off, at the cost of one predictable branch per
-mistake).
+One loop serves the vanilla, pocket, averaged and voted perceptrons and the
+linear unit's stochastic gradient descent. The textbook rule is the six lines in
+the middle; what a variant keeps besides the running weights is a named optional
+step, switched off by passing ``None`` (numba then compiles the loop without it).
 """
+
+from numba.extending import register_jitable
 
 from .._config import jit
 from ._rows import epoch_length, epoch_row, row_axpy, row_dot
@@ -12,66 +14,84 @@ from ._scoring import weighted_errors
 
 
 @jit
-def perceptron_epoch(X, y, sw, order, eta, fit_intercept, state, record, cache, pocket):
-    """One pass of the perceptron rule over the rows ``order`` (Daumé Alg. 5).
+def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, average, pocket):
+    """One pass of an online rule over the rows ``order`` (Daumé Alg. 5).
 
-    For each row ``i``: ``a = w·x_i + b``; a mistake is ``y_i a <= 0``, and it
-    updates ``w += eta sw_i y_i x_i`` and ``b += eta sw_i y_i``. Rows with zero
-    weight are skipped as if absent: they neither update nor count as examples.
+    For each row ``i``: ``a = w·x_i + b`` and the residual ``e = rule.residual(y_i, a)``
+    (see :mod:`._residuals`); when ``e != 0``, ``w += eta sw_i e x_i`` and
+    ``b += eta sw_i e``. For the perceptron ``e`` is ``y_i`` on a mistake
+    (``y_i a <= 0``) and 0 otherwise. Rows with zero weight are skipped as if
+    absent: they neither update nor count as examples.
 
-    state = (w, b, seen)
+    weights = (w, b, seen)
         float64 weights (n_features,), bias (1,), and int64 ``seen[0]``, the
-        number of examples processed so far (over every epoch and call).
-    record = (rows, activations, positions)
-        When non-empty (length >= len(order)): for each mistake in order, the
-        row, its activation, and its example number ``seen`` (1-based).
-    cache = (u, beta)
-        When non-empty: Daumé Alg. 7's cached weights, ``u += c step x`` and
-        ``beta += c step`` on each mistake, ``c`` the example number (1-based).
-    pocket = (w, b, errors)
-        When non-empty: after every update the weighted training mistakes of the
-        new weights are counted, and if strictly fewer than ``errors[0]`` the
-        weights are copied there (Gallant 1990). The count stops once it reaches
-        the pocket's, since such weights cannot replace it.
+        number of examples processed so far (over every epoch and call); all
+        updated in place.
+    log = (rows, activations, positions) or None
+        See :func:`_log_step`.
+    average = (u, beta) or None
+        See :func:`_average_step`.
+    pocket = (w, b, errors) or None
+        See :func:`_pocket_step`.
 
-    Returns the number of mistakes (updates) in the epoch.
+    Returns the number of updates (rows with a non-zero residual) in the epoch.
     """
-    w, b, seen = state
-    rows, activations, positions = record
-    u, beta = cache
-    pocket_w, pocket_b, pocket_errors = pocket
-    recording = rows.shape[0] > 0
-    caching = u.shape[0] > 0
-    pocketing = pocket_w.shape[0] > 0
+    w, b, seen = weights
     # the bias and the example count live in registers during the loop
     bias, count = b[0], seen[0]
-    n_mistakes = 0
+    n_updates = 0
     for t in range(epoch_length(X, order)):
         i = epoch_row(order, t)
         if sw[i] == 0.0:
             continue
         count += 1
         activation = row_dot(X, i, w) + bias
-        if y[i] * activation <= 0.0:
-            step = eta * sw[i] * y[i]
+        e = rule.residual(y[i], activation)
+        if e != 0.0:
+            step = eta * sw[i] * e
             row_axpy(X, i, w, step)
             if fit_intercept:
                 bias += step
-            if caching:
-                c = float(count)
-                row_axpy(X, i, u, c * step)
-                if fit_intercept:
-                    beta[0] += c * step
-            if recording:
-                rows[n_mistakes] = i
-                activations[n_mistakes] = activation
-                positions[n_mistakes] = count
-            n_mistakes += 1
-            if pocketing:
-                errors = weighted_errors(X, y, sw, w, bias, pocket_errors[0])
-                if errors < pocket_errors[0]:
-                    pocket_w[:] = w
-                    pocket_b[0] = bias
-                    pocket_errors[0] = errors
+            if average is not None:
+                _average_step(X, i, average, float(count) * step, fit_intercept)
+            if log is not None:
+                _log_step(log, n_updates, i, activation, count)
+            n_updates += 1
+            if pocket is not None:
+                _pocket_step(X, y, sw, w, bias, pocket)
     b[0], seen[0] = bias, count
-    return n_mistakes
+    return n_updates
+
+
+@register_jitable
+def _average_step(X, i, average, weighted_step, fit_intercept):
+    """Daumé Alg. 7's cached weights: on an update at example number ``c``,
+    ``u += c · step · x`` and ``β += c · step``; ``weighted_step`` is ``c · step``.
+    The mean of the weights then costs nothing on correct examples."""
+    u, beta = average
+    row_axpy(X, i, u, weighted_step)
+    if fit_intercept:
+        beta[0] += weighted_step
+
+
+@register_jitable
+def _log_step(log, k, i, value, position):
+    """The ``k``-th update of the epoch: its row, activation (or margin), and
+    example number (1-based, over every epoch). Read by the trace and the vote."""
+    rows, values, positions = log[0], log[1], log[2]
+    rows[k] = i
+    values[k] = value
+    positions[k] = position
+
+
+@register_jitable
+def _pocket_step(X, y, sw, w, bias, pocket):
+    """Gallant 1990: count the weighted training mistakes of the new weights and
+    pocket them if strictly fewer than the pocket's. The count stops once it
+    reaches the pocket's, since such weights cannot replace it."""
+    pocket_w, pocket_b, pocket_errors = pocket
+    errors = weighted_errors(X, y, sw, w, bias, pocket_errors[0])
+    if errors < pocket_errors[0]:
+        pocket_w[:] = w
+        pocket_b[0] = bias
+        pocket_errors[0] = errors

@@ -58,3 +58,14 @@ def decision_function(X, coef, intercept):
 def activation(X, i, w, b):
     """``w·x_i + b`` for one row, summed as the training kernels sum it."""
     return row_dot(X, i, w) + b
+
+
+@jit
+def squared_loss(X, y, sw, w, b):
+    """``E(w) = ½ Σ sw_i (y_i − w·x_i − b)²`` (the linear unit's loss)."""
+    total = 0.0
+    for i in range(n_rows(X)):
+        if sw[i] != 0.0:
+            residual = y[i] - (row_dot(X, i, w) + b)
+            total += sw[i] * residual * residual
+    return 0.5 * total

@@ -1,13 +1,66 @@
-"""The averaged perceptron, with Daumé's cached-weights trick."""
+"""The averaged perceptron, with Daumé's cached-weights trick (Alg. 7)."""
+
+from dataclasses import dataclass
 
 import numpy as np
 
-from ..base import EpochPerceptron, OnlinePerceptronMixin
-from ._params import ATTRIBUTES, EPOCH_PARAMETERS
+from ..base import EpochLoop, LinearModel, OnlineMixin, PerceptronClassifier, RuleState, Traced
+from ._online import OnlineRule
+from ._perceptron import EpochRuleParameters
 
 
-class AveragedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
-    __doc__ = f"""Perceptron that predicts with the average of its weights over training.
+@dataclass
+class Averaging(RuleState):
+    """Daumé Alg. 7's cached weights, for the mean of the weights after every example.
+
+    On an update ``step · x`` at example number ``c`` (from 1) the kernel adds
+    ``c · step · x`` to ``u`` and ``c · step`` to ``beta``. After ``T`` examples
+    from start weights ``w₀`` to running weights ``w``, the sum of the ``T``
+    weights met is ``(T + 1) w − w₀ − u`` (:meth:`total`) and their mean that
+    over ``T`` (:meth:`mean`). Works for a weight vector with its bias (1,) and
+    for a multiclass weight matrix with its bias vector alike.
+
+    >>> import numpy as np
+    >>> averaging = Averaging.start(np.zeros(2), np.zeros(1))
+    >>> w, b = np.array([1.0, 2.0]), np.array([1.0])   # one update, at example 1,
+    >>> averaging.u[:], averaging.beta[:] = w, b        # then 3 correct examples
+    >>> averaging.mean(w, b, seen=4)
+    (array([1., 2.]), array([1.]))
+    """
+
+    u: np.ndarray
+    beta: np.ndarray
+    coef_start: np.ndarray
+    intercept_start: np.ndarray
+
+    @classmethod
+    def start(cls, coef, intercept):
+        """Empty sums, for running weights that start at ``coef``, ``intercept``."""
+        return cls(np.zeros_like(coef), np.zeros_like(intercept), coef.copy(), intercept.copy())
+
+    def kernel_average(self):
+        return self.u, self.beta
+
+    def total(self, coef, intercept, seen):
+        """Sum of the weights after each of the ``seen`` examples."""
+        return ((seen + 1) * coef - self.coef_start - self.u,
+                (seen + 1) * intercept - self.intercept_start - self.beta)
+
+    def mean(self, coef, intercept, seen):
+        """Mean of the weights after each of the ``seen`` examples (the running
+        weights themselves before any example)."""
+        if seen == 0:
+            return coef.copy(), intercept.copy()
+        # w − (u − (w − w₀)) / T: the same as total / T, with less rounding
+        return (coef - (self.u - (coef - self.coef_start)) / seen,
+                intercept - (self.beta - (intercept - self.intercept_start)) / seen)
+
+    published = mean
+
+
+class AveragedPerceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, LinearModel,
+                         EpochLoop, PerceptronClassifier):
+    """Perceptron that predicts with the average of its weights over training.
 
     Training is the perceptron's (see :class:`Perceptron`): the running weights
     ``w, b`` decide the mistakes. ``coef_``/``intercept_`` are the mean of the
@@ -27,16 +80,63 @@ class AveragedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
 
     Parameters
     ----------
-    {EPOCH_PARAMETERS}
+    eta : float, default=1.0
+        Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    fit_intercept : bool, default=True
+        Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
+        feature x₀ = 1 with its weight first). False: the boundary passes through 0.
+    max_iter : int, default=1000
+        Largest number of epochs (Daumé's MaxIter); reaching it warns with
+        ``ConvergenceWarning``.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Row order (Daumé §4.2): as given, one random permutation kept for every
+        epoch, or a new permutation each epoch.
+    init : {"zeros", "uniform", "normal"} or array-like, default="zeros"
+        Starting weights: zeros, one draw of ``rng.random(n_features + 1)``
+        (U[0, 1)) or ``rng.standard_normal(...)``, bias first; or an array of that
+        shape (bias first), or one row per class for one-vs-rest.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the random initial weights and permutations. A generator you
+        pass is advanced in place, as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update of the running weights
+        in ``trace_``.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights of the previous fit instead of ``init``.
+    early_stopping : bool, default=False
+        Hold out a stratified ``validation_fraction`` of the rows and stop when
+        the accuracy of the averaged weights on them has not improved for
+        ``n_iter_no_change`` epochs.
+    validation_fraction : float, default=0.1
+        Share of rows held out for early stopping.
+    n_iter_no_change : int, default=5
+        Epochs without improvement of the held-out accuracy before stopping.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
 
     Attributes
     ----------
-    {ATTRIBUTES}
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The averaged weights.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The averaged bias.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Mistakes that changed the running weights (summed over the problems).
+    converged_ : bool
+        Whether a pass without mistakes was reached (by every problem).
     n_examples_ : int
         ``T``, the examples the mean is over (the largest over the problems).
-
-    Convergence (an epoch without a mistake) and the trace concern the running
-    weights; early stopping scores the averaged ones.
+    trace_ : Trace, or tuple of Trace (one per class)
+        With ``record=True`` only.
 
     References
     ----------
@@ -52,35 +152,9 @@ class AveragedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
     (36, [-2.5556], [[2.0833, 1.3333]])
     """
 
-    def _prepare_problem(self, problem):
-        problem.extra.update(
-            u=np.zeros_like(problem.coef), beta=np.zeros_like(problem.intercept),
-            coef_start=problem.coef.copy(), intercept_start=problem.intercept.copy(),
-        )
-
-    def _cache(self, problem):
-        return problem.extra["u"], problem.extra["beta"]
-
-    def _published_weights(self, problem):
-        coef, intercept = averaged_weights(problem)
-        return coef, intercept[0]
+    def _new_state(self, coef, intercept):
+        return Averaging.start(coef, intercept)
 
     def _publish(self):
         self.n_examples_ = int(max(p.seen[0] for p in self._problems))
         super()._publish()
-
-
-def averaged_weights(problem):
-    """Mean of the weights after each example, from the running and cached weights.
-
-    Works for a weight vector with its bias array (1,) and for a multiclass
-    weight matrix with its bias vector alike.
-    """
-    seen = problem.seen[0]
-    w, b = problem.coef, problem.intercept
-    if seen == 0:
-        return w.copy(), b.copy()
-    extra = problem.extra
-    coef = w - (extra["u"] - (w - extra["coef_start"])) / seen
-    intercept = b - (extra["beta"] - (b - extra["intercept_start"])) / seen
-    return coef, intercept

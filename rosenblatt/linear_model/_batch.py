@@ -1,14 +1,14 @@
 """The batch perceptron rule of CISC 271 §30.2."""
 
 from .. import _kernels
-from ..base import BasePerceptron
-from ._params import ATTRIBUTES, parameters
+from ..base import NATURAL_ORDER, EpochLoop, LinearModel, PerceptronClassifier, Traced, constraints
+from ._online import update_log
 
 
-class BatchPerceptron(BasePerceptron):
-    __doc__ = f"""Perceptron rule on all rows at once: ``w ← w + η Xᵀ(y − q)`` per iteration.
+class BatchPerceptron(Traced, LinearModel, EpochLoop, PerceptronClassifier):
+    """Perceptron rule on all rows at once: ``w ← w + η Xᵀ(y − q)`` per iteration.
 
-    CISC 271 §30.2 with labels coded {{0, 1}}: ``q`` is the Heaviside
+    CISC 271 §30.2 with labels coded {0, 1}: ``q`` is the Heaviside
     quantisation of ``w·x + b`` (1 when ``> 0``) and the residual ``y − q`` is
     zero on correct rows and ±1 on mistakes, so one iteration adds ``η`` times
     the sum of ``y x`` (±1 labels) over the rows misclassified by the weights at
@@ -18,19 +18,65 @@ class BatchPerceptron(BasePerceptron):
     The row order does not matter, so there is no ``shuffle``; no ``partial_fit``
     either, since the rule needs every row at once.
 
+    The loop is :class:`LinearUnit`'s batch gradient descent with the
+    perceptron's residual ``e = y − q`` in place of the linear unit's ``y − o``.
+
     In the trace each iteration lists its misclassified rows, with their
     activations under the weights at the start of the iteration and, for all of
     them, the weights after the iteration's step.
 
     Parameters
     ----------
-    {parameters("eta", "fit_intercept", "max_iter", "init", "random_state", "record",
-                "class_weight", "warm_start", "early_stopping", "validation_fraction",
-                "n_iter_no_change", "n_jobs")}
+    eta : float, default=1.0
+        Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    fit_intercept : bool, default=True
+        Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
+        feature x₀ = 1 with its weight first). False: the boundary passes through 0.
+    max_iter : int, default=1000
+        Largest number of epochs (Daumé's MaxIter); reaching it warns with
+        ``ConvergenceWarning``.
+    init : {"zeros", "uniform", "normal"} or array-like, default="zeros"
+        Starting weights: zeros, one draw of ``rng.random(n_features + 1)``
+        (U[0, 1)) or ``rng.standard_normal(...)``, bias first; or an array of that
+        shape (bias first), or one row per class for one-vs-rest.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the random initial weights and permutations. A generator you
+        pass is advanced in place, as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update in ``trace_``.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights of the previous fit instead of ``init``.
+    early_stopping : bool, default=False
+        Hold out a stratified ``validation_fraction`` of the rows and stop when
+        their accuracy has not improved for ``n_iter_no_change`` epochs.
+    validation_fraction : float, default=0.1
+        Share of rows held out for early stopping.
+    n_iter_no_change : int, default=5
+        Epochs without improvement of the held-out accuracy before stopping.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
 
     Attributes
     ----------
-    {ATTRIBUTES}
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The bias.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Iterations run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Misclassified rows, summed over the iterations (and problems).
+    converged_ : bool
+        Whether a pass without mistakes was reached (by every problem).
+    trace_ : Trace, or tuple of Trace (one per class)
+        With ``record=True`` only.
 
     References
     ----------
@@ -45,10 +91,10 @@ class BatchPerceptron(BasePerceptron):
     ([-3.0], [[2.0, 2.0]], 10)
     """
 
-    _parameter_constraints = {
-        key: value for key, value in BasePerceptron._parameter_constraints.items()
-        if key != "shuffle"
-    }
+    _PARAMETERS = ("eta", "fit_intercept", "max_iter", "init", "random_state", "record",
+                   "class_weight", "warm_start", "early_stopping", "validation_fraction",
+                   "n_iter_no_change", "n_jobs")
+    _parameter_constraints = constraints(_PARAMETERS)
 
     def __init__(
         self,
@@ -79,16 +125,20 @@ class BatchPerceptron(BasePerceptron):
         self.n_iter_no_change = n_iter_no_change
         self.n_jobs = n_jobs
 
-    def _run_epoch(self, problem, Xk, y, sw, order, record):
-        return _kernels.batch_step(
-            Xk, y, sw, problem.coef, problem.intercept, self.eta, self.fit_intercept,
-            record[0], record[1],
-        )
+    def _epoch_order(self, problem, n):
+        return NATURAL_ORDER  # a step sees every row at once
 
-    def _after_epoch(self, problem, X, Xk, y, sw, record, mistakes):
-        if problem.recorder:
-            rows, activations = record[0][:mistakes], record[1][:mistakes]
-            problem.recorder.add_batch(
-                problem.n_iter, X, y, rows, activations, self.eta * sw[rows] * y[rows],
-                problem.coef, problem.intercept[0],
+    def _epoch(self, problem, data, order):
+        recorder = problem.recorder
+        log = update_log(data.n_rows) if recorder is not None else None
+        n_mistakes = _kernels.batch_epoch(
+            data.Xk, data.y, data.sw, self.eta, self.fit_intercept, _kernels.PERCEPTRON,
+            problem.coef, problem.intercept, log,
+        )
+        if recorder is not None:
+            rows, activations = log[0][:n_mistakes], log[1][:n_mistakes]
+            recorder.add_batch(
+                problem.n_iter, data.X, data.y, rows, activations,
+                self.eta * data.sw[rows] * data.y[rows], problem.coef, problem.intercept[0],
             )
+        return n_mistakes

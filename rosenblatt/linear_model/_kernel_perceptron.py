@@ -1,5 +1,6 @@
 """The kernel perceptron: the perceptron in dual form (Freund & Schapire 1999)."""
 
+from dataclasses import dataclass, field
 from numbers import Integral, Real
 
 import numpy as np
@@ -9,15 +10,123 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import validate_X
-from ..base import BasePerceptron, OnlinePerceptronMixin, Problem
-from ._params import parameters
+from ..base import EpochLoop, OnlineMixin, PerceptronClassifier, Problem, RuleState, constraints
+from ..trace import survival_counts
 
 #: Test rows × support vectors (or mistakes) scored at once (bounds the memory).
 _BLOCK_CELLS = 1 << 22
 
 
-class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
-    __doc__ = f"""Perceptron in dual form: a weighted sum of kernels on the examples it got wrong.
+@dataclass
+class DualState(RuleState):
+    """One problem in dual form: ``f(x) = Σᵢ dualᵢ K(svᵢ, x) + b``, and every mistake
+    in order (for the vote and the average of Freund & Schapire).
+
+    During a ``fit``/``partial_fit`` call it also keeps ``f`` on the rows of that
+    call's ``X`` and the kernel columns of rows already mistaken
+    (:meth:`begin_call`); :meth:`end_call` drops them.
+    """
+
+    support: object = None                          # ndarray or CSR, None before any
+    dual: list = field(default_factory=list)        # αᵢ yᵢ per support vector
+    sequence: list = field(default_factory=list)    # support slot of each mistake
+    steps: list = field(default_factory=list)       # sw y of each mistake
+    positions: list = field(default_factory=list)   # example number of each mistake
+    # the current call's rows
+    _X: object = None
+    _f: np.ndarray = None
+    _slot_of: dict = field(default_factory=dict)    # row of X -> support slot
+    _pending: list = field(default_factory=list)    # rows of X new in the support
+    _columns: dict = field(default_factory=dict)    # row of X -> K(X, x_row)
+    _cached_bytes: int = 0
+
+    FIELDS = ("support", "dual", "sequence", "steps", "positions")
+
+    def begin_call(self, X, intercept, gram):
+        """``f`` on the rows of ``X``, computed once per call."""
+        if self._X is not X:
+            self._X, self._f = X, self.decision(X, intercept, gram)
+            self._slot_of, self._columns, self._cached_bytes = {}, {}, 0
+        return self._f
+
+    def end_call(self):
+        self._X = self._f = None
+        self._slot_of, self._columns, self._cached_bytes = {}, {}, 0
+
+    def column(self, i, gram, cache_bytes):
+        """``K(X, x_i)``, kept while ``cache_bytes`` allows: on data that are not
+        separable the same rows are mistaken epoch after epoch."""
+        column = self._columns.get(i)
+        if column is None:
+            column = gram(self._X, self._X[i:i + 1]).ravel()
+            if self._cached_bytes + column.nbytes <= cache_bytes:
+                self._columns[i] = column
+                self._cached_bytes += column.nbytes
+        return column
+
+    def add_mistake(self, row, step, position):
+        """Record a mistake on ``row`` of the current ``X``: its support slot (new
+        on its first mistake) gains ``step``."""
+        if row not in self._slot_of:
+            stored = 0 if self.support is None else self.support.shape[0]
+            self._slot_of[row] = stored + len(self._pending)
+            self._pending.append(row)
+            self.dual.append(0.0)
+        slot = self._slot_of[row]
+        self.dual[slot] += step
+        self.sequence.append(slot)
+        self.steps.append(step)
+        self.positions.append(position)
+
+    def keep_new_support(self):
+        """Copy the epoch's new support vectors out of ``X`` (so they outlive the call)."""
+        if self._pending:
+            new = self._X[np.array(self._pending, dtype=np.intp)]
+            if self.support is None:
+                self.support = new.copy()
+            elif sp.issparse(new):
+                self.support = sp.csr_matrix(sp.vstack([self.support, new]))
+            else:
+                self.support = np.vstack([self.support, new])
+            self._pending = []
+
+    def decision(self, X, intercept, gram):
+        """``f(x)`` of the final function, by row blocks."""
+        out = np.full(X.shape[0], intercept)
+        if self.support is None:
+            return out
+        block = max(1, _BLOCK_CELLS // self.support.shape[0])
+        for start in range(0, X.shape[0], block):
+            rows = slice(start, start + block)
+            out[rows] += gram(X[rows], self.support) @ np.asarray(self.dual)
+        return out
+
+    def voted_decision(self, X, gram, seen, fit_intercept, voting):
+        """Vote (``"vote"``) or average (``"average"``) over the functions ``f_k``
+        after each mistake, weighted by their survival counts."""
+        steps = np.asarray(self.steps)
+        sequence = np.asarray(self.sequence, dtype=np.intp)
+        counts = survival_counts(np.asarray(self.positions, dtype=np.int64), seen)
+        out = np.zeros(X.shape[0])
+        block = max(1, _BLOCK_CELLS // (len(sequence) + 1))
+        for start in range(0, X.shape[0], block):
+            rows = slice(start, min(start + block, X.shape[0]))
+            n_rows = rows.stop - rows.start
+            if len(sequence):
+                increments = (gram(X[rows], self.support)[:, sequence]
+                              + float(fit_intercept)) * steps
+            else:
+                increments = np.zeros((n_rows, 0))
+            functions = np.cumsum(np.hstack([np.zeros((n_rows, 1)), increments]), axis=1)
+            if voting == "vote":
+                out[rows] = np.where(functions > 0, 1.0, -1.0) @ counts
+            else:
+                out[rows] = functions @ counts / max(seen, 1)
+        return out
+
+
+class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
+    """Perceptron in dual form: a weighted sum of kernels on the examples it got wrong.
 
     The decision function is ``f(x) = Σᵢ αᵢ yᵢ K(xᵢ, x) + b`` where ``αᵢ``
     counts the mistakes made on example ``i`` (scaled by its sample weight) and
@@ -38,26 +147,48 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
 
     Parameters
     ----------
-    kernel : {{"linear", "poly", "rbf"}} or callable, default="rbf"
+    kernel : {"linear", "poly", "rbf"} or callable, default="rbf"
         ``"poly"`` is ``(gamma ⟨x, x'⟩ + coef0)^degree`` and ``"rbf"``
         ``exp(−gamma ‖x − x'‖²)`` (scikit-learn's kernels). A callable takes two
         matrices ``(A, B)`` and returns their Gram matrix (len(A), len(B)), as
         in scikit-learn's ``SVC``.
     degree : int, default=3
+        Degree of the ``"poly"`` kernel.
     gamma : float or None, default=None
-        ``None`` means ``1 / n_features``.
+        Scale of ``"poly"`` and ``"rbf"``; ``None`` means ``1 / n_features``.
     coef0 : float, default=1.0
-    voting : {{None, "vote", "average"}}, default=None
+        Constant term of ``"poly"``.
+    voting : {None, "vote", "average"}, default=None
         Predict with the final function, the vote, or the average.
     cache_size : float, default=200
         Megabytes of kernel columns ``K(X, xᵢ)`` kept during a ``fit`` or
         ``partial_fit`` call, as ``SVC`` does: a row mistaken again reuses its
         column. Freed when the call ends.
-    {parameters("fit_intercept")}
+    fit_intercept : bool, default=True
+        Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
+        feature x₀ = 1 with its weight first). False: the boundary passes through 0.
     max_iter : int, default=100
         Largest number of epochs.
-    {parameters("shuffle", "random_state", "class_weight", "warm_start",
-                "early_stopping", "validation_fraction", "n_iter_no_change", "n_jobs")}
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Row order (Daumé §4.2): as given, one random permutation kept for every
+        epoch, or a new permutation each epoch.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the permutations. A generator you pass is advanced in place,
+        as in scikit-learn.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the function of the previous fit instead of zero.
+    early_stopping : bool, default=False
+        Hold out a stratified ``validation_fraction`` of the rows and stop when
+        their accuracy has not improved for ``n_iter_no_change`` epochs.
+    validation_fraction : float, default=0.1
+        Share of rows held out for early stopping.
+    n_iter_no_change : int, default=5
+        Epochs without improvement of the held-out accuracy before stopping.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
 
     Attributes
     ----------
@@ -66,8 +197,16 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
     dual_coef_ : ndarray, or tuple per class
         ``αᵢ yᵢ`` of each support vector.
     intercept_ : ndarray of shape (1,) or (n_classes,)
-    classes_, n_features_in_, n_iter_, n_updates_, converged_
-        As in :class:`Perceptron`.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Mistakes (summed over the problems).
+    converged_ : bool
+        Whether a pass without mistakes was reached (by every problem).
 
     References
     ----------
@@ -85,18 +224,19 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
     ([0, 1, 1, 0], True)
     """
 
-    _parameter_constraints = {
-        **{key: value for key, value in BasePerceptron._parameter_constraints.items()
-           if key not in {"eta", "init", "record"}},
-        "kernel": [StrOptions({"linear", "poly", "rbf"}), callable],
-        "degree": [Interval(Integral, 1, None, closed="left")],
-        "gamma": [Interval(Real, 0, None, closed="neither"), None],
-        "coef0": [Real],
-        "voting": [StrOptions({"vote", "average"}), None],
-        "cache_size": [Interval(Real, 0, None, closed="left")],
-    }
-    record = False
-    init = "zeros"
+    _PARAMETERS = ("kernel", "degree", "gamma", "coef0", "voting", "cache_size",
+                   "fit_intercept", "max_iter", "shuffle", "random_state", "class_weight",
+                   "warm_start", "early_stopping", "validation_fraction", "n_iter_no_change",
+                   "n_jobs")
+    _parameter_constraints = constraints(
+        _PARAMETERS,
+        kernel=[StrOptions({"linear", "poly", "rbf"}), callable],
+        degree=[Interval(Integral, 1, None, closed="left")],
+        gamma=[Interval(Real, 0, None, closed="neither"), None],
+        coef0=[Real],
+        voting=[StrOptions({"vote", "average"}), None],
+        cache_size=[Interval(Real, 0, None, closed="left")],
+    )
 
     def __init__(
         self,
@@ -135,8 +275,6 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
         self.n_iter_no_change = n_iter_no_change
         self.n_jobs = n_jobs
 
-    # ------------------------------------------------------------------- kernels
-
     def _gram(self, A, B):
         """Gram matrix ``K(A, B)`` (len(A), len(B)) as a dense float64 array."""
         if callable(self.kernel):
@@ -152,48 +290,25 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
             gamma=self.gamma, degree=self.degree, coef0=self.coef0,
         ), dtype=np.float64)
 
-    # ------------------------------------------------------------ problem state
+    # ------------------------------------------------------------------ training
 
-    def _starting_weights(self, n_features, rngs):
-        return [(np.zeros(0), 0.0) for _ in rngs]
-
-    def _warm_weights(self):
-        return [(np.zeros(0), 0.0) for _ in self._problems]
-
-    def _new_problems(self, starts, rngs):
-        if self.warm_start and hasattr(self, "support_vectors_"):
-            for problem in self._problems:  # keep the dual state, start a new run
+    def _start_problems(self, X, rngs, warm):
+        if warm:  # keep the dual functions, start a new run
+            for problem in self._problems:
                 problem.n_iter = problem.n_updates = 0
                 problem.converged = problem.stopped_early = False
             return self._problems
-        return super()._new_problems(starts, rngs)
+        return [Problem(coef=np.zeros(0), intercept=np.zeros(1), rng=rng, classes=classes,
+                        state=DualState())
+                for rng, classes in zip(rngs, self._problem_classes())]
 
-    def _prepare_problem(self, problem):
-        problem.extra.update(
-            support=None, dual=[], sequence=[], steps=[], positions=[],
-            f=None, f_source=None, slot_of={}, pending=[], columns={}, cached_bytes=0,
-        )
-
-    def _before_learning(self, X, weights):
-        self._X_now = X
-
-    # ------------------------------------------------------------------ training
-
-    def _decision_cache(self, problem):
-        """``f`` on the rows of the current ``X``, computed once per call."""
-        extra, X = problem.extra, self._X_now
-        if extra["f_source"] is not X:
-            extra["f"] = self._dual_decision(problem, X)
-            extra["f_source"] = X
-            extra["slot_of"] = {}  # row of this X -> support vector slot
-            extra["columns"], extra["cached_bytes"] = {}, 0
-        return extra["f"]
-
-    def _run_epoch(self, problem, Xk, y, sw, order, record):
-        X, extra = self._X_now, problem.extra
+    def _epoch(self, problem, data, order):
+        """One pass of the perceptron rule on ``f``: a mistake on row ``i`` adds
+        ``sw_i y_i (K(X, x_i) + 1)`` to ``f`` on every row (the 1 for the bias)."""
+        dual, y, sw = problem.state, data.y, data.sw
         if len(order) == 0:  # natural order
-            order = np.arange(X.shape[0])
-        f = self._decision_cache(problem)
+            order = np.arange(data.n_rows)
+        f = dual.begin_call(data.X, problem.intercept[0], self._gram)
         active = sw[order] > 0
         position, n_mistakes = 0, 0
         while position < len(order):
@@ -206,153 +321,47 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
             problem.seen[0] += int(active[position:k + 1].sum())
             i = order[k]
             step = sw[i] * y[i]
-            f += step * (self._column(extra, X, i) + float(self.fit_intercept))
+            f += step * (dual.column(i, self._gram, self.cache_size * 2**20)
+                         + float(self.fit_intercept))
             if self.fit_intercept:
                 problem.intercept[0] += step
-            slot = self._support_slot(problem, i)
-            extra["dual"][slot] += step
-            extra["sequence"].append(slot)
-            extra["steps"].append(step)
-            extra["positions"].append(problem.seen[0])
+            dual.add_mistake(i, step, int(problem.seen[0]))
             n_mistakes += 1
             position = k + 1
+        dual.keep_new_support()
         return n_mistakes
-
-    def _column(self, extra, X, i):
-        """``K(X, x_i)``, kept while ``cache_size`` allows: on data that are not
-        separable the same rows are mistaken epoch after epoch."""
-        column = extra["columns"].get(i)
-        if column is None:
-            column = self._gram(X, X[i:i + 1]).ravel()
-            if extra["cached_bytes"] + column.nbytes <= self.cache_size * 2**20:
-                extra["columns"][i] = column
-                extra["cached_bytes"] += column.nbytes
-        return column
-
-    def _support_slot(self, problem, row):
-        """Index of ``row`` among the support vectors, adding it on its first mistake."""
-        extra = problem.extra
-        if row not in extra["slot_of"]:
-            stored = 0 if extra["support"] is None else extra["support"].shape[0]
-            extra["slot_of"][row] = stored + len(extra["pending"])
-            extra["pending"].append(row)
-            extra["dual"].append(0.0)
-        return extra["slot_of"][row]
-
-    def _after_epoch(self, problem, X, Xk, y, sw, record, mistakes):
-        """Copy the epoch's new support vectors out of ``X`` (so they outlive this call)."""
-        extra = problem.extra
-        if extra["pending"]:
-            new = X[np.array(extra["pending"], dtype=np.intp)]
-            if extra["support"] is None:
-                extra["support"] = new.copy()
-            elif sp.issparse(new):
-                extra["support"] = sp.csr_matrix(sp.vstack([extra["support"], new]))
-            else:
-                extra["support"] = np.vstack([extra["support"], new])
-            extra["pending"] = []
 
     # --------------------------------------------------------------- prediction
 
-    def _dual_decision(self, problem, X):
-        """``f(x) = Σ dual_i K(sv_i, x) + b`` of the final function, by row blocks."""
-        extra = problem.extra
-        out = np.full(X.shape[0], problem.intercept[0])
-        if extra["support"] is None:
-            return out
-        block = max(1, _BLOCK_CELLS // extra["support"].shape[0])
-        for start in range(0, X.shape[0], block):
-            rows = slice(start, start + block)
-            out[rows] += self._gram(X[rows], extra["support"]) @ np.asarray(extra["dual"])
-        return out
-
-    def _voted_decision(self, problem, X):
-        """Vote or average over the functions ``f_k`` after each mistake."""
-        extra = problem.extra
-        steps = np.asarray(extra["steps"])
-        sequence = np.asarray(extra["sequence"], dtype=np.intp)
-        positions = np.asarray(extra["positions"], dtype=np.int64)
-        starts = np.concatenate([[1], positions])
-        counts = np.concatenate([positions, [problem.seen[0] + 1]]) - starts
-        total = max(int(problem.seen[0]), 1)
-        out = np.zeros(X.shape[0])
-        block = max(1, _BLOCK_CELLS // (len(sequence) + 1))
-        for start in range(0, X.shape[0], block):
-            rows = slice(start, min(start + block, X.shape[0]))
-            n_rows = rows.stop - rows.start
-            if len(sequence):
-                gram = self._gram(X[rows], extra["support"])
-                increments = (gram[:, sequence] + float(self.fit_intercept)) * steps
-            else:
-                increments = np.zeros((n_rows, 0))
-            functions = np.cumsum(np.hstack([np.zeros((n_rows, 1)), increments]), axis=1)
-            if self.voting == "vote":
-                out[rows] = np.where(functions > 0, 1.0, -1.0) @ counts
-            else:
-                out[rows] = functions @ counts / total
-        return out
-
     def _problem_decision(self, problem, X):
         if self.voting is None:
-            return self._dual_decision(problem, X)
-        return self._voted_decision(problem, X)
+            return problem.state.decision(X, problem.intercept[0], self._gram)
+        return problem.state.voted_decision(X, self._gram, int(problem.seen[0]),
+                                            self.fit_intercept, self.voting)
 
     def _problem_errors(self, problem, X, y, sw):
         predicted = np.where(self._problem_decision(problem, X) > 0, 1.0, -1.0)
         return float(sw[predicted != y].sum())
 
     def decision_function(self, X):
-        """``f(x)`` (or the vote / average): shape (n_samples,) for two classes,
-        else (n_samples, n_classes)."""
+        """``f(x)``, or the vote or the average.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
+        """
         check_is_fitted(self)
         X = validate_X(self, X, reset=False)
         scores = np.column_stack([self._problem_decision(p, X) for p in self._problems])
         return scores.ravel() if scores.shape[1] == 1 else scores
 
-    _STATE_FIELDS = ("support", "dual", "sequence", "steps", "positions")
-
-    def _prediction_state(self):
-        state = {}
-        for k, problem in enumerate(self._problems):
-            extra = problem.extra
-            support = extra["support"] if extra["support"] is not None else \
-                np.zeros((0, self.n_features_in_))
-            state.update({
-                f"problem{k}_support": support,
-                f"problem{k}_dual": np.asarray(extra["dual"], dtype=np.float64),
-                f"problem{k}_sequence": np.asarray(extra["sequence"], dtype=np.int64),
-                f"problem{k}_steps": np.asarray(extra["steps"], dtype=np.float64),
-                f"problem{k}_positions": np.asarray(extra["positions"], dtype=np.int64),
-                f"problem{k}_seen": int(problem.seen[0]),
-            })
-        return state
-
-    def _restore_prediction_state(self, state):
-        n_problems = 1 if len(self.classes_) == 2 else len(self.classes_)
-        self._problems = []
-        for k in range(n_problems):
-            problem = Problem(coef=np.zeros(0), intercept=np.array([self.intercept_[k]]),
-                              rng=None, classes=self._problem_classes()[k])
-            self._prepare_problem(problem)
-            support = state[f"problem{k}_support"]
-            sequence = [int(i) for i in state[f"problem{k}_sequence"]]
-            problem.extra.update(
-                support=support if support.shape[0] else None,
-                dual=[float(v) for v in state[f"problem{k}_dual"]],
-                sequence=sequence,
-                steps=[float(v) for v in state[f"problem{k}_steps"]],
-                positions=[int(v) for v in state[f"problem{k}_positions"]],
-            )
-            problem.seen[0] = state[f"problem{k}_seen"]
-            if support.shape[1] != self.n_features_in_ or len(problem.extra["dual"]) != \
-                    support.shape[0] or (sequence and max(sequence) >= support.shape[0]):
-                raise ValueError("the support vectors do not fit their coefficients")
-            self._problems.append(problem)
-
     def _publish(self):
-        self._X_now = None
-        for problem in self._problems:  # the training rows' cache is not needed any more
-            problem.extra.update(f=None, f_source=None, columns={}, cached_bytes=0)
+        for problem in self._problems:  # the training rows' caches are not needed any more
+            problem.state.end_call()
 
         def per_problem(values):
             values = tuple(values)
@@ -360,12 +369,45 @@ class KernelPerceptron(OnlinePerceptronMixin, BasePerceptron):
 
         empty = np.zeros((0, self.n_features_in_))
         self.support_vectors_ = per_problem(
-            p.extra["support"] if p.extra["support"] is not None else empty
-            for p in self._problems
+            p.state.support if p.state.support is not None else empty for p in self._problems
         )
-        self.dual_coef_ = per_problem(np.array(p.extra["dual"]) for p in self._problems)
+        self.dual_coef_ = per_problem(np.array(p.state.dual) for p in self._problems)
         self.intercept_ = np.array([p.intercept[0] for p in self._problems])
-        self.n_iter_ = max(p.n_iter for p in self._problems)
-        self.n_updates_ = sum(p.n_updates for p in self._problems)
-        self.converged_ = all(p.converged for p in self._problems)
-        self._warn_if_not_converged()
+        self._publish_counters()
+
+    # ---------------------------------------------------------------- model files
+
+    def _prediction_state(self):
+        state = {}
+        for k, problem in enumerate(self._problems):
+            dual = problem.state
+            support = dual.support if dual.support is not None else \
+                np.zeros((0, self.n_features_in_))
+            state.update({
+                f"problem{k}_support": support,
+                f"problem{k}_dual": np.asarray(dual.dual, dtype=np.float64),
+                f"problem{k}_sequence": np.asarray(dual.sequence, dtype=np.int64),
+                f"problem{k}_steps": np.asarray(dual.steps, dtype=np.float64),
+                f"problem{k}_positions": np.asarray(dual.positions, dtype=np.int64),
+                f"problem{k}_seen": int(problem.seen[0]),
+            })
+        return state
+
+    def _restore_prediction_state(self, state):
+        self._problems = []
+        for k, classes in enumerate(self._problem_classes()):
+            support = state[f"problem{k}_support"]
+            dual = DualState(
+                support=support if support.shape[0] else None,
+                dual=[float(v) for v in state[f"problem{k}_dual"]],
+                sequence=[int(i) for i in state[f"problem{k}_sequence"]],
+                steps=[float(v) for v in state[f"problem{k}_steps"]],
+                positions=[int(v) for v in state[f"problem{k}_positions"]],
+            )
+            if support.shape[1] != self.n_features_in_ or len(dual.dual) != \
+                    support.shape[0] or (dual.sequence and max(dual.sequence) >= support.shape[0]):
+                raise ValueError("the support vectors do not fit their coefficients")
+            problem = Problem(coef=np.zeros(0), intercept=np.array([self.intercept_[k]]),
+                              rng=None, classes=classes, state=dual)
+            problem.seen[0] = state[f"problem{k}_seen"]
+            self._problems.append(problem)

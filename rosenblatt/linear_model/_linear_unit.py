@@ -1,5 +1,6 @@
 """The linear unit (Adaline) of Ahmed & Pavlu §3, by batch or stochastic gradient descent."""
 
+from dataclasses import dataclass, field
 from numbers import Real
 
 import numpy as np
@@ -8,15 +9,37 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
 from .. import _kernels
-from ..base import NATURAL_ORDER, BasePerceptron, OnlinePerceptronMixin, warn
-from ._params import ATTRIBUTES, parameters
+from ..base import (
+    NATURAL_ORDER,
+    EpochLoop,
+    LinearModel,
+    OnlineMixin,
+    PerceptronClassifier,
+    RuleState,
+    constraints,
+)
 
 #: Loss growth (over the starting loss) taken as divergence for the SGD solver.
 _SGD_BLOW_UP = 100.0
 
 
-class LinearUnit(OnlinePerceptronMixin, BasePerceptron):
-    __doc__ = f"""Linear unit (Adaline): least squares on the unthresholded output, sign to predict.
+@dataclass
+class LossHistory(RuleState):
+    """The squared loss after each epoch, the weights of least loss, and the
+    epoch where the loss diverged (``None`` while it has not)."""
+
+    start_loss: float = None
+    losses: list = field(default_factory=list)
+    best: tuple = None  # (loss, coef, intercept)
+    diverged: tuple = None  # (epoch, loss before, loss after, best loss)
+
+    def begin(self, loss, coef, intercept):
+        self.start_loss = loss
+        self.best = (loss, coef.copy(), intercept.copy())
+
+
+class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
+    """Linear unit (Adaline): least squares on the unthresholded output, sign to predict.
 
     The output is ``o = w·x + b`` and the loss ``E(w) = ½ Σ (y − o)²`` with
     labels coded -1/+1 (Ahmed & Pavlu §3). ``solver="batch"`` takes gradient
@@ -33,35 +56,69 @@ class LinearUnit(OnlinePerceptronMixin, BasePerceptron):
     the largest eigenvalue of ``X̃ᵀX̃`` (``X̃`` with the constant column), and
     ``1 / max‖x̃‖²`` for SGD (the normalised LMS bound).
 
+    The loops are the perceptron's (:class:`BatchPerceptron` for batch,
+    :class:`Perceptron` for SGD) with the linear unit's residual ``e = y − o``
+    in place of the perceptron's ``e = y − q``.
+
     Parameters
     ----------
     eta : float or "auto", default="auto"
         Learning rate (> 0).
-    solver : {{"batch", "sgd"}}, default="batch"
+    solver : {"batch", "sgd"}, default="batch"
         Gradient descent on the whole set, or stochastic (one row at a time).
-    {parameters("fit_intercept")}
+    fit_intercept : bool, default=True
+        Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
+        feature x₀ = 1 with its weight first). False: the boundary passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (batch steps or SGD passes).
     tol : float, default=1e-6
         Stop when an epoch changes the loss by at most ``tol · max(E, 1)``.
-    shuffle : {{"none", "once", "every_epoch"}}, default="every_epoch"
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order of the SGD solver (the batch solver has none).
-    init : {{"zeros", "uniform", "normal"}} or array-like, default="uniform"
+    init : {"zeros", "uniform", "normal"} or array-like, default="uniform"
         Starting weights (random by default, as in the text); see
         :class:`Perceptron`.
-    {parameters("random_state", "class_weight", "warm_start", "early_stopping",
-                "validation_fraction", "n_iter_no_change", "n_jobs")}
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the random initial weights and permutations. A generator you
+        pass is advanced in place, as in scikit-learn.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights of the previous fit instead of ``init``.
+    early_stopping : bool, default=False
+        Hold out a stratified ``validation_fraction`` of the rows and stop when
+        their accuracy has not improved for ``n_iter_no_change`` epochs.
+    validation_fraction : float, default=0.1
+        Share of rows held out for early stopping.
+    n_iter_no_change : int, default=5
+        Epochs without improvement of the held-out accuracy before stopping.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
 
     Attributes
     ----------
-    {ATTRIBUTES}
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The bias.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Weight changes: rows with a non-zero residual for SGD, steps for batch
+        (summed over the problems).
+    converged_ : bool
+        Whether the loss settled (for every problem).
     eta_ : float
         The learning rate used.
     loss_curve_ : ndarray, or tuple of ndarrays (one per class)
         ``E(w)`` after each epoch.
 
-    ``n_updates_`` counts weight changes (rows with non-zero residual for SGD,
-    steps for batch); there is no trace (every example updates).
+    There is no trace: every example updates.
 
     References
     ----------
@@ -79,14 +136,15 @@ class LinearUnit(OnlinePerceptronMixin, BasePerceptron):
     (0.5, [1, -1])
     """
 
-    _parameter_constraints = {
-        **{key: value for key, value in BasePerceptron._parameter_constraints.items()
-           if key not in {"record", "eta"}},
-        "eta": [StrOptions({"auto"}), Interval(Real, 0, None, closed="neither")],
-        "solver": [StrOptions({"batch", "sgd"})],
-        "tol": [Interval(Real, 0, None, closed="left")],
-    }
-    record = False  # no trace for the linear unit
+    _PARAMETERS = ("eta", "solver", "fit_intercept", "max_iter", "tol", "shuffle", "init",
+                   "random_state", "class_weight", "warm_start", "early_stopping",
+                   "validation_fraction", "n_iter_no_change", "n_jobs")
+    _parameter_constraints = constraints(
+        _PARAMETERS,
+        eta=[StrOptions({"auto"}), Interval(Real, 0, None, closed="neither")],
+        solver=[StrOptions({"batch", "sgd"})],
+        tol=[Interval(Real, 0, None, closed="left")],
+    )
 
     def __init__(
         self,
@@ -121,14 +179,8 @@ class LinearUnit(OnlinePerceptronMixin, BasePerceptron):
         self.n_iter_no_change = n_iter_no_change
         self.n_jobs = n_jobs
 
-    def _epoch_order(self, problem, n):
-        if self.solver == "batch":
-            return NATURAL_ORDER  # the step sees every row at once
-        return super()._epoch_order(problem, n)
-
-    def _before_learning(self, X, weights):
-        first_call = not hasattr(self, "eta_") or not getattr(self, "_in_partial_fit", False)
-        if first_call or self._problems[0].n_iter == 0:
+    def _before_training(self, X, weights, partial):
+        if not partial or not hasattr(self, "eta_") or self._problems[0].n_iter == 0:
             self.eta_ = self.eta if self.eta != "auto" else self._stable_eta(X, weights)
 
     def _stable_eta(self, X, weights):
@@ -138,72 +190,71 @@ class LinearUnit(OnlinePerceptronMixin, BasePerceptron):
             return 1.0 / float(np.max(weights * squared_norms))
         return 1.0 / _largest_eigenvalue(X, weights, self.fit_intercept)
 
-    def _prepare_problem(self, problem):
-        problem.extra.update(losses=[], start_loss=None, best=None, diverged=None)
+    def _new_state(self, coef, intercept):
+        return LossHistory()
 
-    def _run_epoch(self, problem, Xk, y, sw, order, record):
-        extra = problem.extra
-        if extra["start_loss"] is None:
-            extra["start_loss"] = self._loss(problem, Xk, y, sw)
-            extra["best"] = (extra["start_loss"], problem.coef.copy(), problem.intercept.copy())
+    def _epoch_order(self, problem, n):
+        if self.solver == "batch":
+            return NATURAL_ORDER  # the step sees every row at once
+        return super()._epoch_order(problem, n)
+
+    def _epoch(self, problem, data, order):
+        history = problem.state
+        if history.start_loss is None:
+            history.begin(_loss(problem, data), problem.coef, problem.intercept)
         if self.solver == "sgd":
-            return _kernels.linear_unit_sgd_epoch(
-                Xk, y, sw, order, self.eta_, self.fit_intercept, problem.coef, problem.intercept
+            return _kernels.online_epoch(
+                data.Xk, data.y, data.sw, order, self.eta_, self.fit_intercept,
+                _kernels.LINEAR_UNIT, (problem.coef, problem.intercept, problem.seen),
+                None, None, None,
             )
-        _kernels.linear_unit_batch_step(
-            Xk, y, sw, self.eta_, self.fit_intercept, problem.coef, problem.intercept
-        )
+        _kernels.batch_epoch(data.Xk, data.y, data.sw, self.eta_, self.fit_intercept,
+                             _kernels.LINEAR_UNIT, problem.coef, problem.intercept, None)
         return 1
 
-    def _after_epoch(self, problem, X, Xk, y, sw, record, mistakes):
-        """No trace: every example updates."""
-
-    @staticmethod
-    def _loss(problem, Xk, y, sw):
-        return _kernels.squared_loss(Xk, y, sw, problem.coef, problem.intercept[0])
-
-    def _stop(self, problem, Xk, y, sw, mistakes):
-        extra = problem.extra
-        losses = extra["losses"]
-        previous = losses[-1] if losses else extra["start_loss"]
-        loss = self._loss(problem, Xk, y, sw)
-        losses.append(loss)
+    def _stop(self, problem, data, n_updates):
+        """Converged when the loss settles; stopped, with the weights of least loss
+        restored, when it diverges."""
+        history = problem.state
+        previous = history.losses[-1] if history.losses else history.start_loss
+        loss = _loss(problem, data)
+        history.losses.append(loss)
         growing = loss > previous * (1 + 1e-9) + 1e-300 if self.solver == "batch" else \
-            loss > _SGD_BLOW_UP * max(extra["start_loss"], 1e-300)
+            loss > _SGD_BLOW_UP * max(history.start_loss, 1e-300)
         if not np.isfinite(loss) or growing:
-            best_loss, coef, intercept = extra["best"]
-            extra["diverged"] = (problem.n_iter, previous, loss, best_loss)
+            best_loss, coef, intercept = history.best
+            history.diverged = (problem.n_iter, previous, loss, best_loss)
             problem.coef[:], problem.intercept[:] = coef, intercept
             problem.converged = False
             return True
-        if loss < extra["best"][0]:
-            extra["best"] = (loss, problem.coef.copy(), problem.intercept.copy())
+        if loss < history.best[0]:
+            history.best = (loss, problem.coef.copy(), problem.intercept.copy())
         problem.converged = abs(previous - loss) <= self.tol * max(previous, 1.0)
         return problem.converged
 
     def _publish(self):
-        curves = tuple(np.array(p.extra["losses"]) for p in self._problems)
+        curves = tuple(np.array(p.state.losses) for p in self._problems)
         self.loss_curve_ = curves[0] if len(curves) == 1 else curves
         super()._publish()
 
-    def _warn_if_not_converged(self):
-        diverged = [p for p in self._problems if p.extra["diverged"]]
-        if not diverged:
-            super()._warn_if_not_converged()
-            return
-        epoch, before, after, best = diverged[0].extra["diverged"]
-        warn(
-            f"LinearUnit diverged at epoch {epoch}: the squared loss went from {before:.6g} "
-            f"to {after:.6g}. eta={self.eta_:.6g} is too large for these data — use a "
-            f"smaller eta, eta='auto' (a step that cannot diverge), or scale the features. "
-            f"The weights of smallest loss ({best:.6g}) are kept."
-        )
-
     def _not_converged_message(self, which):
+        diverged = [p.state.diverged for p in self._problems if p.state.diverged]
+        if diverged:
+            epoch, before, after, best = diverged[0]
+            return (
+                f"LinearUnit diverged at epoch {epoch}: the squared loss went from "
+                f"{before:.6g} to {after:.6g}. eta={self.eta_:.6g} is too large for these "
+                f"data — use a smaller eta, eta='auto' (a step that cannot diverge), or scale "
+                f"the features. The weights of smallest loss ({best:.6g}) are kept."
+            )
         return (
             f"LinearUnit ran {self._limit_description()}{which} without the loss settling "
             f"(change <= tol={self.tol} relative); increase max_iter, or tol."
         )
+
+
+def _loss(problem, data):
+    return _kernels.squared_loss(data.Xk, data.y, data.sw, problem.coef, problem.intercept[0])
 
 
 def _largest_eigenvalue(X, weights, fit_intercept):

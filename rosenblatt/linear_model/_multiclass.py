@@ -3,19 +3,14 @@
 import numpy as np
 
 from .. import _kernels
-from .._validation import kernel_view
-from ..base import EpochPerceptron, OnlinePerceptronMixin
+from ..base import EpochLoop, LinearModel, OnlineMixin, PerceptronClassifier, Traced, constraints
 from ..trace import MulticlassTraceRecorder
-from ._averaged import averaged_weights
-from ._params import ATTRIBUTES, parameters
-
-_NO_RECORD = (np.empty(0, dtype=np.intp), np.empty(0), np.empty(0, dtype=np.int64),
-              np.empty(0, dtype=np.intp))
-_NO_CACHE = (np.empty((0, 0)), np.empty(0))
+from ._averaged import Averaging
+from ._online import update_log
 
 
-class MulticlassPerceptron(OnlinePerceptronMixin, EpochPerceptron):
-    __doc__ = f"""Native multiclass perceptron: a weight vector per class, predict the argmax.
+class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, EpochLoop, PerceptronClassifier):
+    """Native multiclass perceptron: a weight vector per class, predict the argmax.
 
     For a row of class ``y``, with scores ``s_k = w_k·x + b_k``, let ``ŷ`` be
     the best-scoring other class. A mistake is ``s_y <= s_ŷ`` (a tie counts, as
@@ -24,26 +19,65 @@ class MulticlassPerceptron(OnlinePerceptronMixin, EpochPerceptron):
     highest score, the first in ``classes_`` on ties.
 
     ``average=True`` publishes the mean of the weights after every example, by
-    the cached-weights trick of :class:`AveragedPerceptron`.
+    the cached-weights trick of :class:`AveragedPerceptron` (the same
+    :class:`~rosenblatt.linear_model._averaged.Averaging` state).
 
     Parameters
     ----------
-    {parameters("eta", "fit_intercept", "max_iter", "shuffle")}
-    init : {{"zeros", "uniform", "normal"}} or array-like, default="zeros"
+    eta : float, default=1.0
+        Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    fit_intercept : bool, default=True
+        Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
+        feature x₀ = 1 with its weight first). False: the boundary passes through 0.
+    max_iter : int, default=1000
+        Largest number of epochs (Daumé's MaxIter); reaching it warns with
+        ``ConvergenceWarning``.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Row order (Daumé §4.2): as given, one random permutation kept for every
+        epoch, or a new permutation each epoch.
+    init : {"zeros", "uniform", "normal"} or array-like, default="zeros"
         Starting weights: zeros, or one draw of shape (n_classes, n_features + 1)
         (bias first in each row); or an array of that shape.
     average : bool, default=False
         Publish the averaged weights instead of the last ones.
-    {parameters("random_state", "record", "class_weight", "warm_start",
-                "early_stopping", "validation_fraction", "n_iter_no_change")}
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the random initial weights and permutations. A generator you
+        pass is advanced in place, as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update in ``trace_``.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights of the previous fit instead of ``init``.
+    early_stopping : bool, default=False
+        Hold out a stratified ``validation_fraction`` of the rows and stop when
+        their accuracy has not improved for ``n_iter_no_change`` epochs.
+    validation_fraction : float, default=0.1
+        Share of rows held out for early stopping.
+    n_iter_no_change : int, default=5
+        Epochs without improvement of the held-out accuracy before stopping.
 
     Attributes
     ----------
-    {ATTRIBUTES}
+    coef_ : ndarray of shape (n_classes, n_features)
+        The weights of each class (averaged with ``average=True``), even for two
+        classes.
+    intercept_ : ndarray of shape (n_classes,)
+        The bias of each class.
+    classes_ : ndarray
+        The labels, sorted.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run.
+    n_updates_ : int
+        Mistakes that changed the weights.
+    converged_ : bool
+        Whether a pass without mistakes was reached.
+    trace_ : MulticlassTrace
+        With ``record=True`` only: a :class:`~rosenblatt.trace.MulticlassTrace`.
 
-    Here ``coef_`` is (n_classes, n_features) even for two classes, and
-    ``trace_`` a :class:`~rosenblatt.trace.MulticlassTrace`. With two classes,
-    ``decision_function`` is ``s_1 − s_0``.
+    With two classes, ``decision_function`` is ``s_1 − s_0``.
 
     References
     ----------
@@ -61,11 +95,11 @@ class MulticlassPerceptron(OnlinePerceptronMixin, EpochPerceptron):
     (['a', 'b', 'c'], 4)
     """
 
-    _parameter_constraints = {
-        **{key: value for key, value in EpochPerceptron._parameter_constraints.items()
-           if key != "n_jobs"},
-        "average": ["boolean"],
-    }
+    _PARAMETERS = ("eta", "fit_intercept", "max_iter", "shuffle", "init", "average",
+                   "random_state", "record", "class_weight", "warm_start", "early_stopping",
+                   "validation_fraction", "n_iter_no_change")
+    _parameter_constraints = constraints(_PARAMETERS)
+    _recorder_class = MulticlassTraceRecorder
 
     def __init__(
         self,
@@ -99,14 +133,11 @@ class MulticlassPerceptron(OnlinePerceptronMixin, EpochPerceptron):
         self.n_iter_no_change = n_iter_no_change
 
     # one problem holding every class
-    def _n_problems(self):
-        return 1
+    def _problem_classes(self):
+        return [tuple(self.classes_)]
 
     def _problem_targets(self, codes):
         return [np.ascontiguousarray(codes, dtype=np.intp)]
-
-    def _problem_classes(self):
-        return [tuple(self.classes_)]
 
     def _starting_weights(self, n_features, rngs):
         n_classes, width = len(self.classes_), n_features + int(self.fit_intercept)
@@ -132,45 +163,35 @@ class MulticlassPerceptron(OnlinePerceptronMixin, EpochPerceptron):
     def _warm_weights(self):
         return [(self.coef_.copy(), self.intercept_.copy())]
 
-    def _new_recorder(self, coef, intercept, classes):
-        return MulticlassTraceRecorder(coef, intercept, classes)
+    def _new_state(self, coef, intercept):
+        return Averaging.start(coef, intercept) if self.average else super()._new_state(
+            coef, intercept)
 
-    def _prepare_problem(self, problem):
-        if self.average:
-            problem.extra.update(
-                u=np.zeros_like(problem.coef), beta=np.zeros_like(problem.intercept),
-                coef_start=problem.coef.copy(), intercept_start=problem.intercept.copy(),
-            )
-
-    # training
-    def _record_buffers(self, problem, n):
-        return problem.recorder.buffers(n) if problem.recorder else _NO_RECORD
-
-    def _run_epoch(self, problem, Xk, y, sw, order, record):
-        cache = (problem.extra["u"], problem.extra["beta"]) if self.average else _NO_CACHE
-        return _kernels.multiclass_epoch(
-            Xk, y, sw, order, self.eta, self.fit_intercept,
-            (problem.coef, problem.intercept, problem.seen), record, cache,
+    def _epoch(self, problem, data, order):
+        recorder = problem.recorder
+        log = update_log(data.n_rows, multiclass=True) if recorder is not None else None
+        n_mistakes = _kernels.multiclass_epoch(
+            data.Xk, data.y, data.sw, order, self.eta, self.fit_intercept,
+            (problem.coef, problem.intercept, problem.seen), log,
+            problem.state.kernel_average(),
         )
-
-    def _after_epoch(self, problem, X, Xk, y, sw, record, mistakes):
-        if problem.recorder:
-            rows, margins, positions, predicted = (buffer[:mistakes] for buffer in record)
-            problem.recorder.add(problem.n_iter, X, y, rows, margins, positions, predicted,
-                                 self.eta * sw[rows], self.fit_intercept)
-
-    def _published_weights(self, problem):
-        if self.average:
-            return averaged_weights(problem)
-        return problem.coef, problem.intercept
-
-    def _problem_errors(self, problem, X, y, sw):
-        coef, intercept = self._published_weights(problem)
-        scores = _kernels.decision_function(kernel_view(X), coef, intercept)
-        return float(sw[np.argmax(scores, axis=1) != y].sum())
+        if recorder is not None:
+            rows, margins, positions, predicted = (column[:n_mistakes] for column in log)
+            recorder.add(problem.n_iter, data.X, data.y, rows, margins, positions, predicted,
+                         self.eta * data.sw[rows], self.fit_intercept)
+        return n_mistakes
 
     def decision_function(self, X):
-        """Scores ``w_k·x + b_k`` of every class (n_samples, n_classes); with two
-        classes the difference ``s_1 − s_0`` (n_samples,)."""
+        """Scores ``w_k·x + b_k`` of every class.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes); with two classes the difference
+        ``s_1 − s_0``, of shape (n_samples,).
+        """
         scores = super().decision_function(X)
         return scores[:, 1] - scores[:, 0] if len(self.classes_) == 2 else scores

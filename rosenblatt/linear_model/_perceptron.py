@@ -4,12 +4,66 @@ Ahmed & Pavlu Alg. 1 and Daumé Alg. 5; the "missed" flag loop of CISC 271 §30.
 is the same algorithm (one epoch without a miss ends training).
 """
 
-from ..base import EpochPerceptron, OnlinePerceptronMixin
-from ._params import ATTRIBUTES, EPOCH_PARAMETERS
+from ..base import (
+    EpochLoop,
+    LinearModel,
+    OnlineMixin,
+    PerceptronClassifier,
+    Traced,
+    constraints,
+)
+from ._online import OnlineRule
+
+#: The parameters of the epoch rules of the perceptron family.
+EPOCH_RULE_PARAMETERS = (
+    "eta", "fit_intercept", "max_iter", "shuffle", "init", "random_state", "record",
+    "class_weight", "warm_start", "early_stopping", "validation_fraction",
+    "n_iter_no_change", "n_jobs",
+)
 
 
-class Perceptron(OnlinePerceptronMixin, EpochPerceptron):
-    __doc__ = f"""The classic perceptron: an update on every mistake, epoch after epoch.
+class EpochRuleParameters:
+    """The ``__init__`` of the perceptron, averaged, voted and pocket rules, which
+    take the same parameters (scikit-learn reads them from this signature)."""
+
+    _PARAMETERS = EPOCH_RULE_PARAMETERS
+    _parameter_constraints = constraints(EPOCH_RULE_PARAMETERS)
+
+    def __init__(
+        self,
+        *,
+        eta=1.0,
+        fit_intercept=True,
+        max_iter=1000,
+        shuffle="every_epoch",
+        init="zeros",
+        random_state=None,
+        record=False,
+        class_weight=None,
+        warm_start=False,
+        early_stopping=False,
+        validation_fraction=0.1,
+        n_iter_no_change=5,
+        n_jobs=None,
+    ):
+        self.eta = eta
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.init = init
+        self.random_state = random_state
+        self.record = record
+        self.class_weight = class_weight
+        self.warm_start = warm_start
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.n_jobs = n_jobs
+
+
+class Perceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, LinearModel, EpochLoop,
+                 PerceptronClassifier):
+    """The classic perceptron: an update on every mistake, epoch after epoch.
 
     For each row in turn, ``a = w·x + b``; if ``y a <= 0`` (Daumé stresses ≤: a
     point on the boundary is a mistake) then ``w += eta y x`` and ``b += eta y``.
@@ -17,17 +71,65 @@ class Perceptron(OnlinePerceptronMixin, EpochPerceptron):
     ``max_iter`` epochs with a ``ConvergenceWarning``.
 
     Labels may be any two values, mapped to -1/+1 in the sorted order of
-    ``classes_``; with labels {{0, 1}} the trace reports CISC 271's quantisation
+    ``classes_``; with labels {0, 1} the trace reports CISC 271's quantisation
     ``q`` and residual ``e = y - q``, and ``w += e x`` is this same update.
     Three or more classes are learned one-vs-rest.
 
     Parameters
     ----------
-    {EPOCH_PARAMETERS}
+    eta : float, default=1.0
+        Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    fit_intercept : bool, default=True
+        Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
+        feature x₀ = 1 with its weight first). False: the boundary passes through 0.
+    max_iter : int, default=1000
+        Largest number of epochs (Daumé's MaxIter); reaching it warns with
+        ``ConvergenceWarning``.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Row order (Daumé §4.2): as given, one random permutation kept for every
+        epoch, or a new permutation each epoch.
+    init : {"zeros", "uniform", "normal"} or array-like, default="zeros"
+        Starting weights: zeros, one draw of ``rng.random(n_features + 1)``
+        (U[0, 1)) or ``rng.standard_normal(...)``, bias first; or an array of that
+        shape (bias first), or one row per class for one-vs-rest.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the random initial weights and permutations. A generator you
+        pass is advanced in place, as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update in ``trace_``.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights of the previous fit instead of ``init``.
+    early_stopping : bool, default=False
+        Hold out a stratified ``validation_fraction`` of the rows and stop when
+        their accuracy has not improved for ``n_iter_no_change`` epochs.
+    validation_fraction : float, default=0.1
+        Share of rows held out for early stopping.
+    n_iter_no_change : int, default=5
+        Epochs without improvement of the held-out accuracy before stopping.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
 
     Attributes
     ----------
-    {ATTRIBUTES}
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The bias.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Mistakes that changed the weights (summed over the problems).
+    converged_ : bool
+        Whether a pass without mistakes was reached (by every problem).
+    trace_ : Trace, or tuple of Trace (one per class)
+        With ``record=True`` only.
 
     Notes
     -----

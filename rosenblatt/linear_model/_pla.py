@@ -1,17 +1,13 @@
 """The perceptron learning algorithm (PLA) of Kowalczyk and the Data Science Lab blog."""
 
-from numbers import Integral
-
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
 from .. import _kernels
-from ..base import BasePerceptron
-from ._params import ATTRIBUTES, parameters
+from ..base import LinearModel, PerceptronClassifier, Traced, constraints
 
 
-class PLA(BasePerceptron):
-    __doc__ = f"""Perceptron learning algorithm: fix one misclassified point, chosen at random.
+class PLA(Traced, LinearModel, PerceptronClassifier):
+    """Perceptron learning algorithm: fix one misclassified point, chosen at random.
 
     Start from ``init``; then repeat: classify every point, and if some are
     misclassified (``y (w·x + b) <= 0``, so ``sign(0)`` counts as wrong, as with
@@ -29,18 +25,49 @@ class PLA(BasePerceptron):
 
     Parameters
     ----------
-    {parameters("eta", "fit_intercept")}
+    eta : float, default=1.0
+        Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    fit_intercept : bool, default=True
+        Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
+        feature x₀ = 1 with its weight first). False: the boundary passes through 0.
     max_updates : int, default=10000
         Largest number of updates before giving up with a ``ConvergenceWarning``.
-    {parameters("init", "random_state", "record", "class_weight", "warm_start",
-                "n_jobs")}
+    init : {"zeros", "uniform", "normal"} or array-like, default="zeros"
+        Starting weights: zeros, one draw of ``rng.random(n_features + 1)``
+        (U[0, 1)) or ``rng.standard_normal(...)``, bias first; or an array of that
+        shape (bias first), or one row per class for one-vs-rest.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the random initial weights and permutations. A generator you
+        pass is advanced in place, as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update in ``trace_``.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights of the previous fit instead of ``init``.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
 
     Attributes
     ----------
-    {ATTRIBUTES}
-
-    ``n_iter_`` counts PLA iterations, one update each, so it equals
-    ``n_updates_`` for a binary problem.
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The bias.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        PLA iterations, one update each (the largest over the one-vs-rest
+        problems), so ``n_iter_ == n_updates_`` for two classes.
+    n_updates_ : int
+        Updates made (summed over the problems).
+    converged_ : bool
+        Whether no point was left misclassified (for every problem).
+    trace_ : Trace, or tuple of Trace (one per class)
+        With ``record=True`` only.
 
     References
     ----------
@@ -58,14 +85,9 @@ class PLA(BasePerceptron):
     [-44.35244895] [[1.50714969 5.52834138]] 175
     """
 
-    _parameter_constraints = {
-        **{
-            key: value for key, value in BasePerceptron._parameter_constraints.items()
-            if key not in {"max_iter", "shuffle", "early_stopping", "validation_fraction",
-                           "n_iter_no_change"}
-        },
-        "max_updates": [Interval(Integral, 1, None, closed="left")],
-    }
+    _PARAMETERS = ("eta", "fit_intercept", "max_updates", "init", "random_state", "record",
+                   "class_weight", "warm_start", "n_jobs")
+    _parameter_constraints = constraints(_PARAMETERS)
 
     def __init__(
         self,
@@ -90,34 +112,36 @@ class PLA(BasePerceptron):
         self.warm_start = warm_start
         self.n_jobs = n_jobs
 
-    def _train(self, problem, X, Xk, y, sw, n_epochs, stopper):
-        wrong = np.empty(X.shape[0], dtype=np.intp)
-        coef, intercept = problem.coef, problem.intercept
+    _advice = "increase max_updates, or use PocketPerceptron to keep the weights with the " \
+        "fewest training mistakes"
+
+    def _limit_description(self):
+        return f"max_updates={self.max_updates} updates"
+
+    def _train(self, problem, data, partial):
+        """Re-classify every point, fix one misclassified point picked at random;
+        repeat until none is left or ``max_updates`` updates were made."""
+        wrong = np.empty(data.n_rows, dtype=np.intp)
+        coef, intercept, y, sw = problem.coef, problem.intercept, data.y, data.sw
         while True:
-            count = _kernels.misclassified_rows(Xk, y, sw, coef, intercept[0], wrong)
+            count = _kernels.misclassified_rows(data.Xk, y, sw, coef, intercept[0], wrong)
             problem.converged = count == 0
             if problem.converged or problem.n_updates >= self.max_updates:
                 return
             candidates = wrong[:count].copy()
             problem.rng.shuffle(candidates)
             i = candidates[0]
-            activation = _kernels.activation(Xk, i, coef, intercept[0])
+            activation = _kernels.activation(data.Xk, i, coef, intercept[0])
             step = self.eta * sw[i] * y[i]
-            _kernels.update_row(Xk, i, coef, step)
+            _kernels.update_row(data.Xk, i, coef, step)
             if self.fit_intercept:
                 intercept[0] += step
             problem.n_updates += 1
             problem.n_iter += 1
-            if self._progress is not None:
-                self._progress(problem)
-            if problem.recorder:
+            if self._on_epoch is not None:
+                self._on_epoch(problem)
+            if problem.recorder is not None:
                 problem.recorder.add_online(
-                    problem.n_iter, X, y, np.array([i]), np.array([activation]),
+                    problem.n_iter, data.X, y, np.array([i]), np.array([activation]),
                     np.array([problem.n_iter]), np.array([step]), self.fit_intercept,
                 )
-
-    _advice = "increase max_updates, or use PocketPerceptron to keep the weights with the " \
-        "fewest training mistakes"
-
-    def _limit_description(self):
-        return f"max_updates={self.max_updates} updates"

@@ -1,14 +1,47 @@
 """The pocket algorithm: the perceptron that keeps its best weights so far."""
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .. import _kernels
-from ..base import EpochPerceptron
-from ._params import ATTRIBUTES, EPOCH_PARAMETERS
+from ..base import EpochLoop, LinearModel, PerceptronClassifier, RuleState, Traced
+from ._online import OnlineRule
+from ._perceptron import EpochRuleParameters
 
 
-class PocketPerceptron(EpochPerceptron):
-    __doc__ = f"""Perceptron that returns the weights with the fewest training mistakes seen.
+@dataclass
+class Pocket(RuleState):
+    """The weights with the fewest weighted training mistakes so far (Gallant 1990).
+
+    The starting weights are the first pocket; their mistakes are counted on the
+    first epoch (``errors`` is ``None`` until then). The kernel's pocket step
+    replaces them in place (see :func:`rosenblatt._kernels._online._pocket_step`).
+    """
+
+    coef: np.ndarray
+    intercept: np.ndarray
+    errors: np.ndarray = None
+
+    @classmethod
+    def start(cls, coef, intercept):
+        return cls(coef.copy(), intercept.copy())
+
+    def kernel_pocket(self, data):
+        if self.errors is None:
+            start_errors = _kernels.weighted_errors(
+                data.Xk, data.y, data.sw, self.coef, self.intercept[0], np.inf
+            )
+            self.errors = np.array([start_errors])
+        return self.coef, self.intercept, self.errors
+
+    def published(self, coef, intercept, seen):
+        return self.coef, self.intercept
+
+
+class PocketPerceptron(OnlineRule, EpochRuleParameters, Traced, LinearModel, EpochLoop,
+                       PerceptronClassifier):
+    """Perceptron that returns the weights with the fewest training mistakes seen.
 
     The running weights follow the perceptron rule exactly (see
     :class:`Perceptron`). After every update the (weighted) number of training
@@ -25,13 +58,61 @@ class PocketPerceptron(EpochPerceptron):
 
     Parameters
     ----------
-    {EPOCH_PARAMETERS}
+    eta : float, default=1.0
+        Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    fit_intercept : bool, default=True
+        Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
+        feature x₀ = 1 with its weight first). False: the boundary passes through 0.
+    max_iter : int, default=1000
+        Largest number of epochs (Daumé's MaxIter); reaching it warns with
+        ``ConvergenceWarning``.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Row order (Daumé §4.2): as given, one random permutation kept for every
+        epoch, or a new permutation each epoch.
+    init : {"zeros", "uniform", "normal"} or array-like, default="zeros"
+        Starting weights: zeros, one draw of ``rng.random(n_features + 1)``
+        (U[0, 1)) or ``rng.standard_normal(...)``, bias first; or an array of that
+        shape (bias first), or one row per class for one-vs-rest.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the random initial weights and permutations. A generator you
+        pass is advanced in place, as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update in ``trace_``.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights of the previous fit instead of ``init``.
+    early_stopping : bool, default=False
+        Hold out a stratified ``validation_fraction`` of the rows and stop when
+        their accuracy has not improved for ``n_iter_no_change`` epochs.
+    validation_fraction : float, default=0.1
+        Share of rows held out for early stopping.
+    n_iter_no_change : int, default=5
+        Epochs without improvement of the held-out accuracy before stopping.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
 
     Attributes
     ----------
-    {ATTRIBUTES}
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The pocketed weights.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The pocketed bias.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Mistakes that changed the running weights (summed over the problems).
+    converged_ : bool
+        Whether a pass without mistakes was reached (by every problem).
     pocket_errors_ : ndarray of shape (1,) or (n_classes,)
         Weighted training mistakes of the pocketed weights of each problem.
+    trace_ : Trace, or tuple of Trace (one per class)
+        With ``record=True`` only: the updates of the running weights.
 
     References
     ----------
@@ -55,23 +136,9 @@ class PocketPerceptron(EpochPerceptron):
     _advice = "the weights with the fewest training mistakes seen are returned " \
         "(pocket_errors_); increase max_iter to search longer"
 
-    def _prepare_problem(self, problem):
-        problem.extra.update(
-            coef=problem.coef.copy(), intercept=problem.intercept.copy(), errors=None
-        )
-
-    def _pocket(self, problem, Xk, y, sw):
-        pocket = problem.extra
-        if pocket["errors"] is None:  # first epoch: count the starting weights' mistakes
-            start_errors = _kernels.weighted_errors(
-                Xk, y, sw, pocket["coef"], pocket["intercept"][0], np.inf
-            )
-            pocket["errors"] = np.array([start_errors])
-        return pocket["coef"], pocket["intercept"], pocket["errors"]
-
-    def _published_weights(self, problem):
-        return problem.extra["coef"], problem.extra["intercept"][0]
+    def _new_state(self, coef, intercept):
+        return Pocket.start(coef, intercept)
 
     def _publish(self):
-        self.pocket_errors_ = np.array([p.extra["errors"][0] for p in self._problems])
+        self.pocket_errors_ = np.array([p.state.errors[0] for p in self._problems])
         super()._publish()

@@ -1,19 +1,110 @@
 """The voted perceptron of Freund & Schapire (Daumé eq. 4.17)."""
 
+from dataclasses import dataclass, field
+
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import validate_X
-from ..base import EpochPerceptron, OnlinePerceptronMixin
-from ._params import ATTRIBUTES, EPOCH_PARAMETERS
+from ..base import EpochLoop, LinearModel, OnlineMixin, PerceptronClassifier, RuleState, Traced
+from ..trace import survival_counts
+from ._online import OnlineRule
+from ._perceptron import EpochRuleParameters
 
 #: Test rows × weight vectors scored at once when voting (bounds the memory).
 _BLOCK_CELLS = 1 << 22
 
 
-class VotedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
-    __doc__ = f"""Perceptron whose every weight vector votes, weighted by how long it survived.
+@dataclass
+class VoteLog(RuleState):
+    """Every weight vector met, stored as the start plus one sparse update per mistake.
+
+    The kernel logs each update's row and example number; after an epoch they
+    are kept here, and the update rows ``step · x`` are cut out of ``X`` once per
+    ``fit``/``partial_fit`` call (:meth:`flush`), not once per epoch.
+    """
+
+    coef_start: np.ndarray
+    intercept_start: float
+    fit_intercept: bool
+    updates: list = field(default_factory=list)            # CSR blocks, a row per update
+    intercept_updates: list = field(default_factory=list)  # arrays, one value per update
+    positions: list = field(default_factory=list)          # arrays of example numbers
+    _pending: list = field(default_factory=list)           # (X, rows, steps) not yet cut
+
+    logs_updates = True
+
+    def add_updates(self, data, rows, positions, steps):
+        if self._pending and self._pending[-1][0] is not data.X:
+            self.flush()
+        self._pending.append((data.X, rows.copy(), steps))
+        self.intercept_updates.append(steps if self.fit_intercept else 0.0 * steps)
+        self.positions.append(positions.copy())
+
+    def flush(self):
+        """Turn the pending updates into sparse rows ``step · x``."""
+        if self._pending:
+            X = self._pending[0][0]
+            rows = np.concatenate([rows for _, rows, _ in self._pending])
+            steps = np.concatenate([steps for _, _, steps in self._pending])
+            self.updates.append(sp.csr_matrix(sp.diags(steps) @ sp.csr_matrix(X[rows])))
+            self._pending = []
+
+    def committee(self, seen):
+        """The :class:`Vote` of every vector met after ``seen`` examples."""
+        self.flush()
+        d = len(self.coef_start)
+        updates = sp.vstack(self.updates, format="csr") if self.updates else \
+            sp.csr_matrix((0, d))
+        positions = np.concatenate(self.positions or [np.empty(0, dtype=np.int64)])
+        return Vote(self.coef_start, self.intercept_start, updates,
+                    np.concatenate(self.intercept_updates or [np.empty(0)]),
+                    survival_counts(positions, seen))
+
+
+class Vote:
+    """The voting committee of one binary problem: start + one update per mistake."""
+
+    FIELDS = ("coef_start", "intercept_start", "updates", "intercept_updates", "counts")
+
+    def __init__(self, coef_start, intercept_start, updates, intercept_updates, counts):
+        self.coef_start = coef_start
+        self.intercept_start = intercept_start
+        self.updates = updates                      # CSR, one row per mistake
+        self.intercept_updates = intercept_updates  # one per mistake
+        self.counts = counts                        # one per vector (mistakes + 1)
+
+    def vectors(self):
+        steps = np.vstack([self.coef_start[None, :], self.updates.toarray()])
+        return np.cumsum(steps, axis=0)
+
+    def intercepts(self):
+        return np.cumsum(np.concatenate([[self.intercept_start], self.intercept_updates]))
+
+    def activations(self, X):
+        """Yield blocks ``(rows, A)`` with ``A[i, k] = wₖ·xᵢ + bₖ`` for every vector."""
+        block = max(1, _BLOCK_CELLS // len(self.counts))
+        for start in range(0, X.shape[0], block):
+            rows = slice(start, min(start + block, X.shape[0]))
+            Xb = X[rows]
+            base = np.asarray(Xb @ self.coef_start).ravel() + self.intercept_start
+            steps = np.asarray((self.updates @ Xb.T).T.todense()) if sp.issparse(Xb) else \
+                np.asarray(self.updates @ np.asarray(Xb, dtype=np.float64).T).T
+            steps = steps + self.intercept_updates[None, :]
+            yield rows, np.cumsum(np.hstack([base[:, None], steps]), axis=1)
+
+    def decision(self, X):
+        """The vote ``Σₖ cₖ sign(wₖ·x + bₖ)``, ``sign(0) = −1``."""
+        scores = np.empty(X.shape[0])
+        for rows, activations in self.activations(X):
+            scores[rows] = np.where(activations > 0, 1.0, -1.0) @ self.counts
+        return scores
+
+
+class VotedPerceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, LinearModel,
+                      EpochLoop, PerceptronClassifier):
+    """Perceptron whose every weight vector votes, weighted by how long it survived.
 
     Training is the perceptron's (see :class:`Perceptron`). Each weight vector
     met during training is kept with its survival count ``c``: the number of
@@ -31,18 +122,68 @@ class VotedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
 
     Parameters
     ----------
-    {EPOCH_PARAMETERS}
+    eta : float, default=1.0
+        Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    fit_intercept : bool, default=True
+        Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
+        feature x₀ = 1 with its weight first). False: the boundary passes through 0.
+    max_iter : int, default=1000
+        Largest number of epochs (Daumé's MaxIter); reaching it warns with
+        ``ConvergenceWarning``.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Row order (Daumé §4.2): as given, one random permutation kept for every
+        epoch, or a new permutation each epoch.
+    init : {"zeros", "uniform", "normal"} or array-like, default="zeros"
+        Starting weights: zeros, one draw of ``rng.random(n_features + 1)``
+        (U[0, 1)) or ``rng.standard_normal(...)``, bias first; or an array of that
+        shape (bias first), or one row per class for one-vs-rest.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the random initial weights and permutations. A generator you
+        pass is advanced in place, as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update in ``trace_``.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights of the previous fit instead of ``init``.
+    early_stopping : bool, default=False
+        Hold out a stratified ``validation_fraction`` of the rows and stop when
+        their accuracy has not improved for ``n_iter_no_change`` epochs.
+    validation_fraction : float, default=0.1
+        Share of rows held out for early stopping.
+    n_iter_no_change : int, default=5
+        Epochs without improvement of the held-out accuracy before stopping.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
 
     Attributes
     ----------
-    {ATTRIBUTES}
-    vectors_, vector_intercepts_, counts_ : ndarrays, or tuples of them per class
-        The weight vectors met (starting one first), their biases, and their
-        survival counts. Vectors with a zero count (the start, when the first
-        example is a mistake) are kept: they do not vote.
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The final running weights (the vanilla perceptron's).
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The final running bias.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Mistakes that changed the weights (summed over the problems).
+    converged_ : bool
+        Whether a pass without mistakes was reached (by every problem).
+    vectors_ : ndarray of shape (n_vectors, n_features), or tuple of them per class
+        The weight vectors met, the starting one first.
+    vector_intercepts_ : ndarray of shape (n_vectors,), or tuple per class
+        Their biases.
+    counts_ : ndarray of shape (n_vectors,), or tuple per class
+        Their survival counts. Vectors with a zero count (the start, when the
+        first example is a mistake) are kept: they do not vote.
+    trace_ : Trace, or tuple of Trace (one per class)
+        With ``record=True`` only.
 
-    ``coef_``/``intercept_`` are the final running weights (the vanilla
-    perceptron's); ``decision_function`` is the vote ``Σₖ cₖ sign(wₖ·x + bₖ)``.
+    ``decision_function`` is the vote ``Σₖ cₖ sign(wₖ·x + bₖ)``.
 
     References
     ----------
@@ -60,151 +201,63 @@ class VotedPerceptron(OnlinePerceptronMixin, EpochPerceptron):
     [12.0, -34.0]
     """
 
-    def _prepare_problem(self, problem):
-        problem.extra.update(
-            coef_start=problem.coef.copy(), intercept_start=problem.intercept[0],
-            updates=[], intercept_updates=[], positions=[], pending_rows=[],
-        )
-
-    def _before_learning(self, X, weights):
-        self._X_now = X
-
-    def _record_buffers(self, problem, n):
-        # the vote needs every mistake, recorded or not
-        return problem.recorder.buffers(n) if problem.recorder else _buffers(n)
-
-    def _after_epoch(self, problem, X, Xk, y, sw, record, mistakes):
-        super()._after_epoch(problem, X, Xk, y, sw, record, mistakes)
-        rows, _, positions = (buffer[:mistakes].copy() for buffer in record)
-        steps = self.eta * sw[rows] * y[rows]
-        extra = problem.extra
-        extra["pending_rows"].append(rows)  # turned into update rows once per call
-        extra["intercept_updates"].append(steps if self.fit_intercept else 0.0 * steps)
-        extra["positions"].append(positions)
-        extra.setdefault("pending_steps", []).append(steps)
-
-    def _store_updates(self, problem):
-        """Turn the rows of this call's mistakes into sparse update rows ``step · x``."""
-        extra = problem.extra
-        if extra["pending_rows"]:
-            rows = np.concatenate(extra["pending_rows"])
-            steps = np.concatenate(extra["pending_steps"])
-            extra["updates"].append(sp.csr_matrix(sp.diags(steps) @ sp.csr_matrix(
-                self._X_now[rows])))
-            extra["pending_rows"], extra["pending_steps"] = [], []
+    def _new_state(self, coef, intercept):
+        return VoteLog(coef.copy(), float(intercept[0]), self.fit_intercept)
 
     def _publish(self):
-        for problem in self._problems:
-            self._store_updates(problem)
-        self._X_now = None
-        self._votes = [_Vote.from_problem(p) for p in self._problems]
+        self._votes = [p.state.committee(int(p.seen[0])) for p in self._problems]
         super()._publish()
 
     def _problem_errors(self, problem, X, y, sw):
         # early stopping scores the vote, not the running weights
-        self._store_updates(problem)
-        predicted = np.where(_Vote.from_problem(problem).decision(X) > 0, 1.0, -1.0)
+        vote = problem.state.committee(int(problem.seen[0]))
+        predicted = np.where(vote.decision(X) > 0, 1.0, -1.0)
         return float(sw[predicted != y].sum())
 
     def decision_function(self, X):
-        """The vote ``Σₖ cₖ sign(wₖ·x + bₖ)``: shape (n_samples,) for two classes,
-        else (n_samples, n_classes)."""
+        """The vote ``Σₖ cₖ sign(wₖ·x + bₖ)``.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
+        """
         check_is_fitted(self)
         X = validate_X(self, X, reset=False)
         scores = np.column_stack([vote.decision(X) for vote in self._votes])
         return scores.ravel() if scores.shape[1] == 1 else scores
 
-    _VOTE_FIELDS = ("coef_start", "intercept_start", "updates", "intercept_updates", "counts")
-
     def _prediction_state(self):
-        return {f"vote{k}_{field}": getattr(vote, "_counts" if field == "counts" else field)
-                for k, vote in enumerate(self._votes) for field in self._VOTE_FIELDS}
+        return {f"vote{k}_{name}": getattr(vote, name)
+                for k, vote in enumerate(self._votes) for name in Vote.FIELDS}
 
     def _restore_prediction_state(self, state):
         n_votes = 1 if len(self.classes_) == 2 else len(self.classes_)
         self._votes = [
-            _Vote(*(state[f"vote{k}_{field}"] for field in self._VOTE_FIELDS))
-            for k in range(n_votes)
+            Vote(*(state[f"vote{k}_{name}"] for name in Vote.FIELDS)) for k in range(n_votes)
         ]
         for vote in self._votes:
             vote.coef_start = np.asarray(vote.coef_start, dtype=np.float64)
             if vote.coef_start.shape != (self.n_features_in_,) or vote.updates.shape[0] + 1 \
-                    != len(vote._counts) or len(vote.intercept_updates) != vote.updates.shape[0]:
+                    != len(vote.counts) or len(vote.intercept_updates) != vote.updates.shape[0]:
                 raise ValueError("the stored weight vectors do not fit their counts")
 
-    def _per_problem(self, name):
-        values = tuple(getattr(vote, name)() for vote in self._votes)
+    def _per_vote(self, read):
+        check_is_fitted(self)
+        values = tuple(read(vote) for vote in self._votes)
         return values[0] if len(values) == 1 else values
 
     @property
     def vectors_(self):
-        check_is_fitted(self)
-        return self._per_problem("vectors")
+        return self._per_vote(Vote.vectors)
 
     @property
     def vector_intercepts_(self):
-        check_is_fitted(self)
-        return self._per_problem("intercepts")
+        return self._per_vote(Vote.intercepts)
 
     @property
     def counts_(self):
-        check_is_fitted(self)
-        return self._per_problem("counts")
-
-
-def _buffers(n):
-    return (np.empty(n, dtype=np.intp), np.empty(n), np.empty(n, dtype=np.int64))
-
-
-class _Vote:
-    """The voting committee of one binary problem: start + one update per mistake."""
-
-    def __init__(self, coef_start, intercept_start, updates, intercept_updates, counts):
-        self.coef_start = coef_start
-        self.intercept_start = intercept_start
-        self.updates = updates                      # CSR, one row per mistake
-        self.intercept_updates = intercept_updates  # one per mistake
-        self._counts = counts                       # one per vector (mistakes + 1)
-
-    @classmethod
-    def from_problem(cls, problem):
-        extra = problem.extra
-        d = len(problem.coef)
-        updates = sp.vstack(extra["updates"], format="csr") if extra["updates"] else \
-            sp.csr_matrix((0, d))
-        intercept_updates = np.concatenate(extra["intercept_updates"] or [np.empty(0)])
-        positions = np.concatenate(extra["positions"] or [np.empty(0, dtype=np.int64)])
-        # vector k is current from the example of mistake k to the one before mistake k+1
-        starts = np.concatenate([[1], positions])
-        ends = np.concatenate([positions, [problem.seen[0] + 1]])
-        return cls(extra["coef_start"], extra["intercept_start"], updates,
-                   intercept_updates, (ends - starts).astype(np.int64))
-
-    def counts(self):
-        return self._counts.copy()
-
-    def vectors(self):
-        steps = np.vstack([self.coef_start[None, :], self.updates.toarray()])
-        return np.cumsum(steps, axis=0)
-
-    def intercepts(self):
-        return np.cumsum(np.concatenate([[self.intercept_start], self.intercept_updates]))
-
-    def activations(self, X):
-        """Yield blocks ``(rows, A)`` with ``A[i, k] = wₖ·xᵢ + bₖ`` for every vector."""
-        n_vectors = len(self._counts)
-        block = max(1, _BLOCK_CELLS // n_vectors)
-        for start in range(0, X.shape[0], block):
-            rows = slice(start, min(start + block, X.shape[0]))
-            Xb = X[rows]
-            base = np.asarray(Xb @ self.coef_start).ravel() + self.intercept_start
-            steps = np.asarray((self.updates @ Xb.T).T.todense()) if sp.issparse(Xb) else \
-                np.asarray(self.updates @ np.asarray(Xb, dtype=np.float64).T).T
-            steps = steps + self.intercept_updates[None, :]
-            yield rows, np.cumsum(np.hstack([base[:, None], steps]), axis=1)
-
-    def decision(self, X):
-        scores = np.empty(X.shape[0])
-        for rows, activations in self.activations(X):
-            scores[rows] = np.where(activations > 0, 1.0, -1.0) @ self._counts
-        return scores
+        return self._per_vote(lambda vote: vote.counts.copy())

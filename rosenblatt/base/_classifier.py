@@ -1,0 +1,261 @@
+"""Labels, problems and the ``fit``/``partial_fit`` skeleton shared by every estimator.
+
+:class:`PerceptronClassifier` turns any labels into problems and runs them: two
+classes are one binary problem (labels mapped to -1/+1 in sorted order), more
+are one binary problem per class (one-vs-rest, on threads since the kernels
+release the GIL, each with its own seeded generator so that the threads never
+change the result). It does not know how a problem starts or learns; that comes
+from the primal (:mod:`._linear`) or dual weights and the training loop
+(:mod:`._epochs`) the estimator is made of.
+"""
+
+import contextlib
+import os
+import sys
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
+from sklearn.exceptions import ConvergenceWarning
+
+from .._validation import (
+    check_classes,
+    check_random_state,
+    encode_labels,
+    kernel_view,
+    row_weights,
+    validate_X_y,
+)
+from ._problem import TrainingData
+
+
+class PerceptronClassifier(ClassifierMixin, BaseEstimator):
+    """Labels, one-vs-rest and the ``fit`` skeleton; not used directly.
+
+    An estimator made from it provides ``_start_problems(X, rngs, warm)`` (the
+    problems at the start of ``fit``), ``_train(problem, data, partial)``,
+    ``_publish()`` (the fitted attributes) and ``decision_function``.
+    """
+
+    #: Printed in the ConvergenceWarning; rules may suggest something better.
+    _advice = "increase max_iter, or use PocketPerceptron to keep the weights with the " \
+        "fewest training mistakes"
+
+    #: Called with the problem after every epoch when set (see :func:`on_epoch`).
+    _on_epoch = None
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Learn from ``X`` (n_samples, n_features) and labels ``y``.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        X, y = validate_X_y(self, X, y, reset=True)
+        classes = check_classes(y)
+        warm = self.warm_start and hasattr(self, "_problems")
+        if warm and not np.array_equal(classes, self.classes_):
+            raise ValueError(
+                f"warm_start=True needs the classes of the first fit {self.classes_.tolist()!r}"
+                f", got {classes.tolist()!r}; set warm_start=False to start afresh."
+            )
+        self.classes_ = classes
+        codes = encode_labels(y, classes)
+        weights = row_weights(X, codes, classes, sample_weight, self.class_weight)
+        rngs = self._problem_rngs(check_random_state(self.random_state))
+        self._problems = self._start_problems(X, rngs, warm)
+        self._learn(X, codes, weights, partial=False)
+        return self
+
+    def predict(self, X):
+        """Class labels; an activation of exactly 0 predicts the negative class."""
+        scores = self.decision_function(X)
+        if scores.ndim == 1:
+            return self.classes_[(scores > 0).astype(np.intp)]
+        return self.classes_[np.argmax(scores, axis=1)]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = True
+        return tags
+
+    # ----------------------------------------------------------------- problems
+    # One-vs-rest by default; MulticlassPerceptron keeps every class in one problem.
+
+    def _problem_classes(self):
+        """``(negative, positive)`` labels of each problem."""
+        if len(self.classes_) == 2:
+            return [tuple(self.classes_)]
+        return [(f"not {label}", label) for label in self.classes_]
+
+    def _problem_targets(self, codes):
+        """The ±1 label vector of each problem."""
+        if len(self.classes_) == 2:
+            return [np.where(codes == 1, 1.0, -1.0)]
+        return [np.where(codes == k, 1.0, -1.0) for k in range(len(self.classes_))]
+
+    def _problem_rngs(self, rng):
+        """The estimator's generator for one problem; one seeded child per problem
+        otherwise, so that the result does not depend on thread scheduling."""
+        n_problems = len(self._problem_classes())
+        if n_problems == 1:
+            return [rng]
+        seeds = rng.integers(2**31 - 1, size=n_problems) if isinstance(
+            rng, np.random.Generator) else rng.randint(2**31 - 1, size=n_problems)
+        return [np.random.RandomState(seed) for seed in seeds]
+
+    # ----------------------------------------------------------------- training
+
+    def _learn(self, X, codes, weights, *, partial):
+        """Train every problem on ``X`` (a whole fit, or one ``partial_fit`` epoch),
+        then publish the fitted attributes and warn about problems that ran out."""
+        Xk = kernel_view(X)
+        targets = self._problem_targets(codes)
+        self._before_training(X, weights, partial)
+
+        def train(k):
+            data = TrainingData(X, Xk, targets[k], weights)
+            self._train(self._problems[k], data, partial)
+
+        # several problems only arise from one-vs-rest, which every estimator
+        # offering it parallelises with its n_jobs parameter
+        n_jobs = self.n_jobs if len(self._problems) > 1 else None
+        workers = _n_workers(n_jobs, len(self._problems))
+        if workers == 1:
+            for k in range(len(self._problems)):
+                train(k)
+        else:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                list(pool.map(train, range(len(self._problems))))
+        self._publish()
+        if not partial:
+            self._warn_if_not_converged()
+
+    def _before_training(self, X, weights, partial):
+        """Hook run once per ``fit``/``partial_fit`` call, before the problems train."""
+
+    def _publish_counters(self):
+        """The fitted attributes every estimator shares."""
+        self.n_iter_ = max(p.n_iter for p in self._problems)
+        self.n_updates_ = sum(p.n_updates for p in self._problems)
+        self.converged_ = all(p.converged for p in self._problems)
+
+    def _warn_if_not_converged(self):
+        failed = [p for p in self._problems if not p.converged and not p.stopped_early]
+        if not failed:
+            return
+        which = ""
+        if len(self._problems) > 1:
+            which = " for class(es) " + ", ".join(str(p.classes[1]) for p in failed)
+        warn(self._not_converged_message(which))
+
+    def _not_converged_message(self, which):
+        return (
+            f"{type(self).__name__} ran {self._limit_description()} without a mistake-free "
+            f"pass{which}; the data may not be linearly separable — {self._advice}."
+        )
+
+    def _limit_description(self):
+        return f"max_iter={self.max_iter} epochs"
+
+
+class OnlineMixin:
+    """``partial_fit``: one epoch over each chunk, the state kept between calls."""
+
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
+        """One epoch over ``X, y``, continuing from the current state.
+
+        ``classes`` (every label the stream will hold) is required on the first call.
+        Early stopping does not apply to ``partial_fit``.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        classes : array-like, default=None
+        sample_weight : array-like of shape (n_samples,), default=None
+
+        Returns
+        -------
+        self
+        """
+        first = not hasattr(self, "_problems")
+        if first:
+            self._validate_params()
+            if classes is None:
+                raise ValueError(
+                    "classes must be passed on the first call to partial_fit: every label "
+                    "the stream will contain, e.g. classes=[0, 1]."
+                )
+            if self.class_weight == "balanced":
+                raise ValueError(
+                    "class_weight='balanced' needs all labels at once and cannot be used "
+                    "with partial_fit; pass a dict of class weights instead."
+                )
+        X, y = validate_X_y(self, X, y, reset=first)
+        if first:
+            self.classes_ = check_classes(classes)
+            rngs = self._problem_rngs(check_random_state(self.random_state))
+            self._problems = self._start_problems(X, rngs, warm=False)
+        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+            raise ValueError(
+                f"classes={np.unique(classes).tolist()!r} differs from the classes of the "
+                f"first partial_fit call {self.classes_.tolist()!r}."
+            )
+        codes = encode_labels(y, self.classes_)
+        weights = row_weights(X, codes, self.classes_, sample_weight, self.class_weight)
+        self._learn(X, codes, weights, partial=True)
+        return self
+
+
+@contextlib.contextmanager
+def on_epoch(model, callback):
+    """Call ``callback(problem)`` after every epoch (or PLA update) of ``model``
+    while the block runs: what a progress bar needs.
+
+    >>> from rosenblatt import Perceptron
+    >>> epochs = []
+    >>> with on_epoch(Perceptron(shuffle="none"), lambda p: epochs.append(p.n_iter)) as m:
+    ...     _ = m.fit([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1])
+    >>> epochs
+    [1, 2, 3, 4, 5, 6, 7, 8, 9]
+    """
+    model._on_epoch = callback
+    try:
+        yield model
+    finally:
+        del model._on_epoch
+
+
+def warn(message):
+    """A ``ConvergenceWarning`` pointing at the user's line."""
+    warnings.warn(message, ConvergenceWarning, stacklevel=_caller_stacklevel())
+
+
+def _caller_stacklevel():
+    """``stacklevel`` that points a warning at the first frame outside rosenblatt
+    and scikit-learn (whose ``_fit_context`` wraps ``fit``)."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(package)
+        or f"{os.sep}sklearn{os.sep}" in frame.f_code.co_filename
+    ):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _n_workers(n_jobs, n_tasks):
+    if n_jobs is None or n_tasks == 1:
+        return 1
+    cores = os.cpu_count() or 1
+    wanted = cores + 1 + n_jobs if n_jobs < 0 else n_jobs
+    return max(1, min(wanted, n_tasks))

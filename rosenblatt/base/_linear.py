@@ -1,0 +1,144 @@
+"""Primal weights: where a linear model's weights start, and what it publishes.
+
+:class:`LinearModel` starts every problem from ``init`` (or the fitted weights,
+with ``warm_start``), gives it the rule's typed state, publishes ``coef_`` and
+``intercept_`` (the running weights, or what the rule's state makes of them:
+the mean, the pocket) and computes ``decision_function``. :class:`Traced` adds
+``record=True``'s trace.
+"""
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from .. import _kernels
+from .._validation import kernel_view, validate_X
+from ..trace import TraceRecorder
+from ._problem import Problem, RuleState
+
+
+class LinearModel:
+    """Mixin: a weight vector and a bias per problem."""
+
+    def _new_state(self, coef, intercept):
+        """Hook: the rule's :class:`RuleState` for a problem starting at these weights."""
+        return RuleState()
+
+    def _new_recorder(self, coef, intercept, classes):
+        """Hook: a trace recorder, or ``None`` (see :class:`Traced`)."""
+        return None
+
+    def _start_problems(self, X, rngs, warm):
+        starts = self._warm_weights() if warm else self._starting_weights(X.shape[1], rngs)
+        problems = []
+        for (coef, intercept), rng, classes in zip(starts, rngs, self._problem_classes()):
+            coef = np.array(coef, dtype=np.float64, order="C")
+            intercept = np.atleast_1d(np.array(intercept, dtype=np.float64))
+            problems.append(Problem(
+                coef=coef, intercept=intercept, rng=rng, classes=classes,
+                state=self._new_state(coef, intercept),
+                recorder=self._new_recorder(coef, intercept, classes),
+            ))
+        return problems
+
+    def _starting_weights(self, n_features, rngs):
+        """Initial ``(coef, intercept)`` of each problem, bias first when drawn.
+
+        ``"uniform"`` is one call ``rng.random(n_features + 1)`` (NumPy's ``rand``)
+        and ``"normal"`` one call ``rng.standard_normal(...)``, the bias first, as in
+        Kowalczyk's listing; without an intercept, only ``n_features`` numbers.
+        """
+        width = n_features + int(self.fit_intercept)
+        if isinstance(self.init, str):
+            draw = {
+                "zeros": lambda r: np.zeros(width),
+                "uniform": lambda r: r.random(width),
+                "normal": lambda r: r.standard_normal(width),
+            }[self.init]
+            vectors = np.array([draw(r) for r in rngs], dtype=np.float64)
+        else:
+            vectors = self._init_array(width, len(rngs))
+        if self.fit_intercept:
+            return [(v[1:].copy(), v[0]) for v in vectors]
+        return [(v.copy(), 0.0) for v in vectors]
+
+    def _init_array(self, width, n_problems):
+        given = vectors = np.array(self.init, dtype=np.float64)
+        if vectors.ndim == 1:
+            vectors = np.tile(vectors, (n_problems, 1))
+        if vectors.shape != (n_problems, width) or not np.all(np.isfinite(vectors)):
+            what = "bias first, then one weight per feature" if self.fit_intercept else \
+                "one weight per feature"
+            raise ValueError(
+                f"init must be finite with shape ({width},) or ({n_problems}, {width}) "
+                f"({what}); got shape {given.shape}."
+            )
+        return vectors
+
+    def _warm_weights(self):
+        """The fitted weights, as starting points for ``warm_start``."""
+        return [
+            (np.array(coef, dtype=np.float64), float(intercept))
+            for coef, intercept in zip(self.coef_, self.intercept_)
+        ]
+
+    def _publish(self):
+        """Set the fitted attributes from the problems."""
+        weights = [p.published() for p in self._problems]
+        self.coef_ = np.vstack([np.atleast_2d(w) for w, _ in weights]).astype(np.float64)
+        self.intercept_ = np.concatenate([np.atleast_1d(b) for _, b in weights]).astype(
+            np.float64
+        )
+        self._publish_counters()
+        if self._problems[0].recorder is not None:
+            traces = tuple(p.recorder.build() for p in self._problems)
+            self.trace_ = traces[0] if len(traces) == 1 else traces
+
+    def decision_function(self, X):
+        """Signed activation ``w·x + b``.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
+        """
+        check_is_fitted(self)
+        X = validate_X(self, X, reset=False)
+        scores = _linear_scores(X, self.coef_, self.intercept_)
+        return scores.ravel() if scores.shape[1] == 1 else scores
+
+    def _problem_errors(self, problem, X, y, sw):
+        """Weighted mistakes of one problem's published weights on held-out rows
+        (what early stopping judges): ``y a <= 0`` for a binary problem, a wrong
+        argmax for a multiclass one."""
+        coef, intercept = problem.published()
+        if coef.ndim == 1:
+            return _kernels.weighted_errors(kernel_view(X), y, sw, coef, intercept[0], np.inf)
+        scores = _linear_scores(X, coef, intercept)
+        return float(sw[np.argmax(scores, axis=1) != y].sum())
+
+    def _prediction_state(self):
+        """Arrays besides the public fitted attributes that prediction needs
+        (for model files); linear models need none."""
+        return {}
+
+    def _restore_prediction_state(self, state):
+        """Inverse of :meth:`_prediction_state`, for a model read from a file."""
+
+
+class Traced:
+    """Mixin: ``record=True`` keeps a :class:`~rosenblatt.Trace` of every update."""
+
+    _recorder_class = TraceRecorder
+
+    def _new_recorder(self, coef, intercept, classes):
+        return self._recorder_class(coef, intercept, classes) if self.record else None
+
+
+def _linear_scores(X, coef, intercept):
+    """``X @ coef.T + intercept`` in float64 (float32 X read as is)."""
+    coef = np.ascontiguousarray(coef, dtype=np.float64)
+    intercept = np.ascontiguousarray(intercept, dtype=np.float64)
+    return _kernels.decision_function(kernel_view(X), coef, intercept)

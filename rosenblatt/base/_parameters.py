@@ -1,0 +1,51 @@
+"""Every estimator parameter's constraint, written once.
+
+Each estimator lists the names of its parameters in one tuple, ``_PARAMETERS``,
+and builds its ``_parameter_constraints`` (checked by scikit-learn's machinery
+at the start of ``fit``/``partial_fit``) from it with :func:`constraints`. A
+contract test checks that the tuple, ``__init__`` and the docstring agree.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+
+SHUFFLE_MODES = ("none", "once", "every_epoch")
+INIT_MODES = ("zeros", "uniform", "normal")
+
+CONSTRAINTS = {
+    "eta": [Interval(Real, 0, None, closed="neither")],
+    "fit_intercept": ["boolean"],
+    "max_iter": [Interval(Integral, 1, None, closed="left")],
+    "max_updates": [Interval(Integral, 1, None, closed="left")],
+    "shuffle": [StrOptions(set(SHUFFLE_MODES))],
+    "init": [StrOptions(set(INIT_MODES)), "array-like"],
+    "random_state": [
+        Interval(Integral, 0, 2**32 - 1, closed="both"),
+        np.random.RandomState,
+        np.random.Generator,
+        None,
+    ],
+    "record": ["boolean"],
+    "class_weight": [StrOptions({"balanced"}), dict, None],
+    "warm_start": ["boolean"],
+    "early_stopping": ["boolean"],
+    "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+    "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+    "n_jobs": [Integral, None],
+    "average": ["boolean"],
+}
+
+
+def constraints(names, **own):
+    """``_parameter_constraints`` for the parameters ``names``: the shared entry
+    of each, or the estimator's ``own`` entry where it differs or is its alone.
+
+    >>> sorted(constraints(("eta", "degree"), degree=[int]))
+    ['degree', 'eta']
+    """
+    unknown = set(names) - set(CONSTRAINTS) - set(own)
+    if unknown:
+        raise KeyError(f"no constraint for parameter(s) {sorted(unknown)}")
+    return {name: own[name] if name in own else CONSTRAINTS[name] for name in names}

@@ -1,0 +1,84 @@
+"""What one problem learns from, and what it has learned so far."""
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..trace import TraceRecorder
+
+
+@dataclass(frozen=True)
+class TrainingData:
+    """The rows one problem trains on during one ``fit``/``partial_fit`` call.
+
+    ``X`` is the validated matrix (dense or CSR), ``Xk`` the view the kernels
+    read (the array itself or its CSR triplet, never a copy), ``y`` the problem's
+    targets (±1 for a binary problem, class indices for a multiclass one) and
+    ``sw`` the row weights (0 for rows held out or absent).
+    """
+
+    X: object
+    Xk: object
+    y: np.ndarray
+    sw: np.ndarray
+
+    @property
+    def n_rows(self):
+        return self.X.shape[0]
+
+    def with_weights(self, sw):
+        """The same rows with other weights (early stopping zeroes held-out rows)."""
+        return TrainingData(self.X, self.Xk, self.y, sw)
+
+
+class RuleState:
+    """What a rule keeps besides the running weights (Alg. 7's sums, a pocket, a
+    vote, ...). Subclasses live in their rule's module; every method here is the
+    "keeps nothing" default, so a rule implements only what it needs."""
+
+    #: whether the online kernel must log every update (the vote needs them all)
+    logs_updates = False
+
+    def kernel_average(self):
+        """``(u, beta)`` for the kernel's averaging step, or ``None``."""
+        return None
+
+    def kernel_pocket(self, data):
+        """``(w, b, errors)`` for the kernel's pocket step, or ``None``."""
+        return None
+
+    def add_updates(self, data, rows, positions, steps):
+        """Called after an epoch with its updates (when ``logs_updates``)."""
+
+    def published(self, coef, intercept, seen):
+        """The weights the model exposes, from the running ones."""
+        return coef, intercept
+
+
+@dataclass
+class Problem:
+    """Learning state of one problem: a binary problem (the whole model for two
+    classes, one per class for one-vs-rest) or a native multiclass one.
+
+    ``coef`` and ``intercept`` (shape (1,) for a binary problem) are the running
+    weights the kernels update in place; ``seen[0]`` counts the examples
+    processed; ``state`` is the rule's own :class:`RuleState`.
+    """
+
+    coef: np.ndarray
+    intercept: np.ndarray
+    rng: object
+    classes: tuple
+    state: RuleState = field(default_factory=RuleState)
+    recorder: TraceRecorder = None
+    seen: np.ndarray = field(default_factory=lambda: np.zeros(1, dtype=np.int64))
+    n_iter: int = 0
+    n_updates: int = 0
+    converged: bool = False
+    stopped_early: bool = False
+    #: the permutation of ``shuffle="once"``, drawn on the first epoch
+    order: np.ndarray = None
+
+    def published(self):
+        """``(coef, intercept)`` as the model exposes them (see :class:`RuleState`)."""
+        return self.state.published(self.coef, self.intercept, int(self.seen[0]))

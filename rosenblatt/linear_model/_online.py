@@ -1,0 +1,42 @@
+"""The epoch shared by the binary online rules: the perceptron and its variants.
+
+Perceptron, AveragedPerceptron, VotedPerceptron and PocketPerceptron run the
+same kernel, :func:`~rosenblatt._kernels.online_epoch`; they differ only in the
+state they keep (none, Alg. 7's sums, the updates for the vote, the pocket),
+which the kernel receives through the rule's :class:`~rosenblatt.base.RuleState`.
+"""
+
+import numpy as np
+
+from .. import _kernels
+
+
+class OnlineRule:
+    """Mixin: ``_epoch`` for binary online rules; ``_residual`` says which rule."""
+
+    #: the perceptron's residual e = y − q (see rosenblatt._kernels._residuals)
+    _residual = _kernels.PERCEPTRON
+
+    def _epoch(self, problem, data, order):
+        state, recorder = problem.state, problem.recorder
+        log = update_log(data.n_rows) if recorder is not None or state.logs_updates else None
+        n_updates = _kernels.online_epoch(
+            data.Xk, data.y, data.sw, order, self.eta, self.fit_intercept, self._residual,
+            (problem.coef, problem.intercept, problem.seen), log,
+            state.kernel_average(), state.kernel_pocket(data),
+        )
+        if log is not None:
+            rows, activations, positions = (column[:n_updates] for column in log)
+            steps = self.eta * data.sw[rows] * data.y[rows]
+            if recorder is not None:
+                recorder.add_online(problem.n_iter, data.X, data.y, rows, activations,
+                                    positions, steps, self.fit_intercept)
+            state.add_updates(data, rows, positions, steps)
+        return n_updates
+
+
+def update_log(n_rows, multiclass=False):
+    """Buffers the kernels fill with an epoch's updates: row, activation (or
+    margin), example number, and for the multiclass rule the rival class."""
+    log = (np.empty(n_rows, dtype=np.intp), np.empty(n_rows), np.empty(n_rows, dtype=np.int64))
+    return (*log, np.empty(n_rows, dtype=np.intp)) if multiclass else log
