@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from rosenblatt import AveragedPerceptron, LinearUnit, Perceptron  # noqa: E402
 from rosenblatt._config import jit  # noqa: E402
+from rosenblatt.base import on_epoch  # noqa: E402
 
 warnings.simplefilter("ignore")  # max_iter is reached on purpose: noisy data
 SHARED = ROOT.parent / "shared" / "data"
@@ -163,9 +164,9 @@ def epoch_inside_fit(make, X, y, epochs):
     per-epoch Python work, nothing else)."""
     model = make(epochs)
     stamps = []
-    model._progress = lambda problem: stamps.append(time.perf_counter())
-    start = time.perf_counter()
-    model.fit(X, y)
+    with on_epoch(model, lambda problem: stamps.append(time.perf_counter())):
+        start = time.perf_counter()
+        model.fit(X, y)
     return statistics.median(np.diff([start, *stamps])[1:])
 
 

@@ -1,35 +1,20 @@
-"""What the subcommands share: reading data, naming estimators, progress bars."""
+"""What the subcommands share: reading data, estimator settings, progress bars."""
 
 import ast
 import contextlib
 
-from .. import linear_model
+import numpy as np
+
+from ..base import on_epoch
 from ..datasets import load_data
-
-#: short names accepted by --model, besides the class names
-MODEL_NAMES = {
-    "perceptron": "Perceptron",
-    "pla": "PLA",
-    "batch": "BatchPerceptron",
-    "pocket": "PocketPerceptron",
-    "averaged": "AveragedPerceptron",
-    "voted": "VotedPerceptron",
-    "linear_unit": "LinearUnit",
-    "multiclass": "MulticlassPerceptron",
-    "kernel": "KernelPerceptron",
-}
-
-
-def estimator_class(name):
-    key = MODEL_NAMES.get(name.lower(), name)
-    if key not in linear_model.__all__:
-        raise ValueError(f"unknown model {name!r}; choose one of "
-                         f"{', '.join(sorted(MODEL_NAMES))}")
-    return getattr(linear_model, key)
 
 
 def parse_settings(pairs):
-    """``["eta=0.5", "shuffle=none"]`` -> ``{"eta": 0.5, "shuffle": "none"}``."""
+    """``["eta=0.5", "shuffle=none"]`` -> ``{"eta": 0.5, "shuffle": "none"}``.
+
+    >>> parse_settings(["eta=0.5", "shuffle=none", "init='uniform'"])
+    {'eta': 0.5, 'shuffle': 'none', 'init': 'uniform'}
+    """
     settings = {}
     for pair in pairs or []:
         key, separator, text = pair.partition("=")
@@ -42,16 +27,18 @@ def parse_settings(pairs):
     return settings
 
 
-def read_data(path, label=None):
-    options = {} if label is None else {"label": _label_option(label)}
-    return load_data(path, **options)
-
-
-def _label_option(label):
+def label_option(label):
+    """A ``--label`` value: a column index when it is a whole number, else a name."""
     try:
         return int(label)
-    except ValueError:
+    except (TypeError, ValueError):
         return label
+
+
+def read_data(path, label=None):
+    """``(X, y)`` from a CSV, LIBSVM or ``.npy``/``.npz`` file."""
+    options = {} if label is None else {"label": label_option(label)}
+    return load_data(path, **options)
 
 
 def add_data_arguments(parser):
@@ -60,17 +47,19 @@ def add_data_arguments(parser):
                                         "(default: the last)")
 
 
+def dense(X):
+    """``X`` as a dense array (pictures draw points)."""
+    return X.toarray() if hasattr(X, "toarray") else np.asarray(X)
+
+
 @contextlib.contextmanager
-def progress_bar(model, total, quiet, description):
+def progress_bar(model, total, show, description):
     """Show a tqdm bar advanced by the model after every epoch (or PLA update)."""
-    if quiet:
+    if not show:
         yield
         return
     from tqdm.auto import tqdm
 
-    with tqdm(total=total, desc=description, leave=False) as bar:
-        model._progress = lambda problem: bar.update(1)
-        try:
-            yield
-        finally:
-            model._progress = None
+    with tqdm(total=total, desc=description, leave=False) as bar, \
+            on_epoch(model, lambda problem: bar.update(1)):
+        yield

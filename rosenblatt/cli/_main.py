@@ -4,14 +4,19 @@ import argparse
 import sys
 
 from .. import __version__
-from . import datasets, demo, experiment, plot, predict, train
+from . import animate, datasets, demo, evaluate, experiment, plot, predict, train
 
-#: Subcommands: each has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
-#: ``run(args) -> int``.
-COMMANDS = (demo, train, predict, predict.Evaluate, plot, plot.Animate, experiment, datasets)
+#: Subcommands: each module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
+#: ``run(args) -> int``, a thin call of a plain function of the same module.
+COMMANDS = (demo, train, predict, evaluate, plot, animate, experiment, datasets)
 
 
 def build_parser():
+    """The ``rosenblatt`` argument parser, with one subparser per command.
+
+    >>> build_parser().parse_args(["demo", "-n", "5"]).n_samples
+    5
+    """
     parser = argparse.ArgumentParser(
         prog="rosenblatt",
         description="The perceptron family of linear classifiers.",
@@ -26,7 +31,14 @@ def build_parser():
 
 
 def main(argv=None):
-    """Run the command line; returns the exit code (0 success, 2 bad usage or input)."""
+    """Run the command line; returns the exit code (0 success, 2 bad usage or input).
+
+    >>> import os, tempfile
+    >>> main(["datasets", "--export", "and", "-o", os.path.join(tempfile.mkdtemp(), "and.csv")])
+    ... # doctest: +ELLIPSIS
+    wrote ...and.csv (4 rows, labels [-1, 1])
+    0
+    """
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

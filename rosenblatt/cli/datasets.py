@@ -30,17 +30,32 @@ def add_arguments(parser):
     parser.add_argument("-o", "--output", help="CSV path (default: NAME.csv)")
 
 
+def export_dataset(name, path):
+    """Write the built-in data set ``name`` (see :data:`BUILT_IN`) to the CSV
+    ``path``, a header line first; returns the labels written.
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "and.csv"
+    >>> export_dataset("and", path).tolist()
+    [-1, -1, -1, 1]
+    >>> path.read_text().splitlines()[:2]
+    ['x1,x2,label', '0.0,0.0,-1']
+    """
+    X, y = BUILT_IN[name][1]()
+    header = ",".join([f"x{j + 1}" for j in range(X.shape[1])] + ["label"])
+    rows = [",".join([*(repr(float(v)) for v in x), str(label)]) for x, label in zip(X, y)]
+    with open(path, "w") as handle:
+        handle.write("\n".join([header, *rows]) + "\n")
+    return np.asarray(y)
+
+
 def run(args):
     if args.export is None:
         width = max(map(len, BUILT_IN))
         for name, (description, _) in BUILT_IN.items():
             print(f"{name.ljust(width)}  {description}")
         return 0
-    X, y = BUILT_IN[args.export][1]()
     path = args.output or f"{args.export}.csv"
-    header = ",".join([f"x{j + 1}" for j in range(X.shape[1])] + ["label"])
-    rows = [",".join([*(repr(float(v)) for v in x), str(label)]) for x, label in zip(X, y)]
-    with open(path, "w") as handle:
-        handle.write("\n".join([header, *rows]) + "\n")
-    print(f"wrote {path} ({len(y)} rows, labels {sorted(set(np.asarray(y).tolist()))})")
+    y = export_dataset(args.export, path)
+    print(f"wrote {path} ({len(y)} rows, labels {sorted(set(y.tolist()))})")
     return 0

@@ -2,6 +2,7 @@
 
 import argparse
 import pathlib
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -16,6 +17,74 @@ HELP = (
     "from zeros; prints N, the updates, E_in and E_out, and writes boundary.png and "
     "training.gif."
 )
+
+
+@dataclass(frozen=True)
+class DemoResult:
+    """The numbers of one run of the demo, and the pictures it wrote (if any)."""
+
+    n_samples: int
+    n_updates: int
+    e_in: float
+    e_out: float
+    e_out_exact: float
+    test_points: int
+    target: np.ndarray
+    hypothesis: np.ndarray
+    pictures: tuple = ()
+    n_frames: int = 0
+
+    def lines(self):
+        """The report as the command prints it."""
+        lines = [
+            f"N        {self.n_samples}",
+            f"updates  {self.n_updates}",
+            f"E_in     {self.e_in:.4f}",
+            f"E_out    {self.e_out:.4f}  (Monte Carlo, {self.test_points} points)",
+            f"E_out    {self.e_out_exact:.4f}  (exact)",
+            f"target   w = {self.target.round(4).tolist()} (bias first)",
+            f"learned  w = {self.hypothesis.round(4).tolist()} (bias first)",
+        ]
+        if self.pictures:
+            png, gif = self.pictures
+            lines.append(f"wrote    {png} and {gif} ({self.n_frames} frames)")
+        return lines
+
+
+def run_demo(n_samples=20, *, test_points=100_000, seed=0, out="rosenblatt-demo",
+             pictures=True):
+    """The blog's experiment: ``n_samples`` points labelled by a random target line
+    in [-1, 1]², PLA from zeros, E_in and E_out (Monte Carlo and exact); with
+    ``pictures``, ``boundary.png`` and ``training.gif`` written to ``out``.
+
+    >>> result = run_demo(20, test_points=1000, seed=0, pictures=False)
+    >>> result.n_samples, result.e_in
+    (20, 0.0)
+    """
+    rng = np.random.RandomState(seed)
+    while True:  # a line near a corner can leave a small sample with one class
+        X, y, target = make_target_line(n_samples, random_state=rng)
+        if len(set(y.tolist())) == 2:
+            break
+    model = PLA(init="zeros", record=True, random_state=rng).fit(X, y)
+    hypothesis = np.r_[model.intercept_, model.coef_[0]]
+    e_out = out_of_sample_error(model, target, test_points, random_state=rng)
+    result = DemoResult(n_samples, model.n_updates_, in_sample_error(model, X, y), e_out,
+                        exact_out_of_sample_error(target, hypothesis), test_points, target,
+                        hypothesis)
+    if not pictures:
+        return result
+    import matplotlib
+
+    matplotlib.use("Agg")
+    folder = pathlib.Path(out)
+    folder.mkdir(parents=True, exist_ok=True)
+    png, gif = folder / "boundary.png", folder / "training.gif"
+    title = f"N = {n_samples}, {model.n_updates_} updates"
+    display = BoundaryDisplay.from_estimator(model, X, y, target=target, title=title)
+    display.plot().figure_.savefig(png, dpi=100)
+    frames = animate(model.trace_, X, y, gif, target=target)
+    return DemoResult(**{**result.__dict__, "pictures": (png, gif), "n_frames": frames})
 
 
 def _positive_int(text):
@@ -41,30 +110,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    rng = np.random.RandomState(args.seed)
-    while True:  # a line near a corner can leave a small sample with one class
-        X, y, target = make_target_line(args.n_samples, random_state=rng)
-        if len(set(y.tolist())) == 2:
-            break
-    model = PLA(init="zeros", record=True, random_state=rng).fit(X, y)
-    hypothesis = np.r_[model.intercept_, model.coef_[0]]
-    e_out = out_of_sample_error(model, target, args.test_points, random_state=rng)
-    print(f"N        {args.n_samples}")
-    print(f"updates  {model.n_updates_}")
-    print(f"E_in     {in_sample_error(model, X, y):.4f}")
-    print(f"E_out    {e_out:.4f}  (Monte Carlo, {args.test_points} points)")
-    print(f"E_out    {exact_out_of_sample_error(target, hypothesis):.4f}  (exact)")
-    print(f"target   w = {target.round(4).tolist()} (bias first)")
-    print(f"learned  w = {hypothesis.round(4).tolist()} (bias first)")
-    if not args.no_pictures:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        out = pathlib.Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        title = f"N = {args.n_samples}, {model.n_updates_} updates"
-        display = BoundaryDisplay.from_estimator(model, X, y, target=target, title=title)
-        display.plot().figure_.savefig(out / "boundary.png", dpi=100)
-        frames = animate(model.trace_, X, y, out / "training.gif", target=target)
-        print(f"wrote    {out / 'boundary.png'} and {out / 'training.gif'} ({frames} frames)")
+    result = run_demo(args.n_samples, test_points=args.test_points, seed=args.seed,
+                      out=args.out, pictures=not args.no_pictures)
+    print("\n".join(result.lines()))
     return 0

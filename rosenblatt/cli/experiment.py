@@ -15,15 +15,27 @@ def add_arguments(parser):
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
-def run(args):
-    function = EXPERIMENTS[args.name]
-    settings = parse_settings(args.set)
+def run_experiment(name, settings=None, show_progress=False):
+    """Run the experiment ``name`` of :data:`~rosenblatt.experiments.EXPERIMENTS`
+    with keyword ``settings``; returns its
+    :class:`~rosenblatt.experiments.ExperimentResult`.
+
+    >>> result = run_experiment("and_epochs")
+    >>> result.table().splitlines()[2].split()
+    ['1', '2', '0.0000', '1.0000', '1.0000']
+    """
+    function = EXPERIMENTS[name]
+    settings = dict(settings or {})
     if "show_progress" in function.__code__.co_varnames:
-        settings.setdefault("show_progress", not args.quiet)
+        settings.setdefault("show_progress", show_progress)
     try:
-        result = function(**settings)
+        return function(**settings)
     except TypeError as error:
-        raise ValueError(f"bad --set for {args.name}: {error}") from error
+        raise ValueError(f"bad --set for {name}: {error}") from error
+
+
+def run(args):
+    result = run_experiment(args.name, parse_settings(args.set), show_progress=not args.quiet)
     print(result.table())
     if args.figure:
         import matplotlib

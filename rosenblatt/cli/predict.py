@@ -1,15 +1,30 @@
-"""``rosenblatt predict`` and ``rosenblatt evaluate``: use a saved model."""
+"""``rosenblatt predict``: label a data file with a saved model."""
 
 import sys
-
-import numpy as np
-from sklearn.metrics import confusion_matrix
 
 from ..io import load
 from ._common import add_data_arguments, read_data
 
 NAME = "predict"
 HELP = "Predict the labels of a data file with a saved model."
+
+
+def predict(model, path, label=None):
+    """The labels ``model`` (an estimator, or a model file) predicts for the rows
+    of the data file ``path``.
+
+    >>> import pathlib, tempfile
+    >>> from rosenblatt import Perceptron
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "and.csv").write_text("x1,x2,y\\n0,0,0\\n0,1,0\\n1,0,0\\n1,1,1\\n")
+    >>> model = Perceptron(shuffle="none").fit([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1])
+    >>> predict(model, folder / "and.csv").tolist()
+    [0, 0, 0, 1]
+    """
+    if not hasattr(model, "predict"):
+        model = load(model)
+    X, _ = read_data(path, label)
+    return model.predict(X)
 
 
 def add_arguments(parser):
@@ -20,39 +35,10 @@ def add_arguments(parser):
 
 
 def run(args):
-    model = load(args.model)
-    X, _ = read_data(args.data, args.label)
-    labels = "\n".join(map(str, model.predict(X))) + "\n"
+    labels = "\n".join(map(str, predict(args.model, args.data, args.label))) + "\n"
     if args.output:
         with open(args.output, "w") as handle:
             handle.write(labels)
     else:
         sys.stdout.write(labels)
     return 0
-
-
-class Evaluate:
-    NAME = "evaluate"
-    HELP = "Accuracy and confusion matrix of a saved model on a labelled data file."
-
-    @staticmethod
-    def add_arguments(parser):
-        parser.add_argument("model", help="model file written by 'rosenblatt train'")
-        add_data_arguments(parser)
-
-    @staticmethod
-    def run(args):
-        model = load(args.model)
-        X, y = read_data(args.data, args.label)
-        y = np.asarray(y)
-        if y.dtype.kind != model.classes_.dtype.kind:
-            y = y.astype(model.classes_.dtype)
-        predicted = model.predict(X)
-        labels = model.classes_
-        matrix = confusion_matrix(y, predicted, labels=labels)
-        width = max(len(str(v)) for v in [*labels, *matrix.ravel(), "true\\pred"])
-        print(f"accuracy  {np.mean(predicted == y):.4f}  ({len(y)} rows)")
-        print("true\\pred".rjust(width) + "".join(str(c).rjust(width + 2) for c in labels))
-        for label, row in zip(labels, matrix):
-            print(str(label).rjust(width) + "".join(str(v).rjust(width + 2) for v in row))
-        return 0

@@ -1,19 +1,77 @@
 """``rosenblatt train``: fit an estimator on a data file and save the model."""
 
+from dataclasses import dataclass
+
 from ..datasets import ChunkedFile
 from ..io import save
+from ..linear_model import make_estimator
 from ..streaming import fit_chunks
-from ._common import (
-    _label_option,
-    add_data_arguments,
-    estimator_class,
-    parse_settings,
-    progress_bar,
-    read_data,
-)
+from ._common import add_data_arguments, label_option, parse_settings, progress_bar, read_data
 
 NAME = "train"
 HELP = "Fit a model on a data file and save it (JSON + arrays, never a pickle)."
+
+
+@dataclass(frozen=True)
+class Training:
+    """A fitted model, with its accuracy on the training file (in memory) or the
+    rows and block size it streamed (with a chunk size)."""
+
+    model: object
+    accuracy: float = None
+    n_rows: int = None
+    chunk_size: int = None
+
+    def lines(self, output):
+        model = self.model
+        lines = [f"model      {type(model).__name__} -> {output}",
+                 f"classes    {', '.join(map(str, model.classes_))}",
+                 f"epochs     {model.n_iter_}   updates {model.n_updates_}   "
+                 f"converged {model.converged_}"]
+        if self.chunk_size is None:
+            lines.append(f"accuracy   {self.accuracy:.4f} (training data)")
+        else:
+            lines.append(f"rows       {self.n_rows} in blocks of {self.chunk_size}")
+        return lines
+
+
+def train(model, path, *, label=None, chunk_size=None, epochs=None, show_progress=False):
+    """Fit ``model`` on the data file ``path``: in memory, or with ``chunk_size``
+    block by block with ``partial_fit`` (``epochs`` passes, default ``max_iter``).
+
+    >>> import pathlib, tempfile
+    >>> from rosenblatt import Perceptron
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "and.csv"
+    >>> _ = path.write_text("x1,x2,y\\n0,0,0\\n0,1,0\\n1,0,0\\n1,1,1\\n")
+    >>> training = train(Perceptron(shuffle="none"), path)
+    >>> training.model.coef_.tolist(), training.accuracy
+    ([[3.0, 2.0]], 1.0)
+    """
+    if chunk_size is not None:
+        return _train_in_chunks(model, path, label, chunk_size, epochs, show_progress)
+    X, y = read_data(path, label)
+    params = model.get_params()
+    total = params.get("max_updates") or params.get("max_iter")
+    with progress_bar(model, total, show_progress, f"training {type(model).__name__}"):
+        model.fit(X, y)
+    return Training(model, accuracy=model.score(X, y))
+
+
+def _train_in_chunks(model, path, label, chunk_size, epochs, show_progress):
+    if not hasattr(model, "partial_fit"):
+        raise ValueError(f"--chunk-size trains with partial_fit, which "
+                         f"{type(model).__name__} does not have")
+    chunks = ChunkedFile(path, chunk_size, label=None if label is None else label_option(label))
+    epochs = epochs or model.get_params().get("max_iter", 1)
+    if show_progress:
+        from tqdm.auto import tqdm
+
+        blocks = -(-chunks.n_rows // chunks.chunk_size)
+        with tqdm(total=epochs * blocks, desc="training (chunks)", leave=False) as bar:
+            fit_chunks(model, chunks, n_epochs=epochs, on_chunk=lambda: bar.update(1))
+    else:
+        fit_chunks(model, chunks, n_epochs=epochs)
+    return Training(model, n_rows=chunks.n_rows, chunk_size=chunks.chunk_size)
 
 
 def add_arguments(parser):
@@ -33,43 +91,9 @@ def add_arguments(parser):
 
 
 def run(args):
-    model = estimator_class(args.model)(**parse_settings(args.set))
-    model._validate_params()
-    if args.chunk_size is not None:
-        return _run_chunked(args, model)
-    X, y = read_data(args.data, args.label)
-    params = model.get_params()
-    total = params.get("max_updates") or params.get("max_iter")
-    with progress_bar(model, total, args.quiet, f"training {type(model).__name__}"):
-        model.fit(X, y)
-    _report(args, model)
-    print(f"accuracy   {model.score(X, y):.4f} (training data)")
+    model = make_estimator(args.model, **parse_settings(args.set))
+    training = train(model, args.data, label=args.label, chunk_size=args.chunk_size,
+                     epochs=args.epochs, show_progress=not args.quiet)
+    save(training.model, args.output)
+    print("\n".join(training.lines(args.output)))
     return 0
-
-
-def _run_chunked(args, model):
-    if not hasattr(model, "partial_fit"):
-        raise ValueError(f"--chunk-size trains with partial_fit, which "
-                         f"{type(model).__name__} does not have")
-    label = None if args.label is None else _label_option(args.label)
-    chunks = ChunkedFile(args.data, args.chunk_size, label=label)
-    epochs = args.epochs or model.get_params().get("max_iter", 1)
-    blocks = -(-chunks.n_rows // chunks.chunk_size)
-    if args.quiet:
-        fit_chunks(model, chunks, n_epochs=epochs)
-    else:
-        from tqdm.auto import tqdm
-
-        with tqdm(total=epochs * blocks, desc="training (chunks)", leave=False) as bar:
-            fit_chunks(model, chunks, n_epochs=epochs, on_chunk=lambda: bar.update(1))
-    _report(args, model)
-    print(f"rows       {chunks.n_rows} in blocks of {chunks.chunk_size}")
-    return 0
-
-
-def _report(args, model):
-    save(model, args.output)
-    print(f"model      {type(model).__name__} -> {args.output}")
-    print(f"classes    {', '.join(map(str, model.classes_))}")
-    print(f"epochs     {model.n_iter_}   updates {model.n_updates_}   "
-          f"converged {model.converged_}")

@@ -1,0 +1,51 @@
+"""``rosenblatt animate``: train on 2-D data and write one frame per update."""
+
+from ..inspection import animate
+from ..linear_model import make_estimator
+from ._common import add_data_arguments, dense, parse_settings, read_data
+
+NAME = "animate"
+HELP = "Train on 2-D data with a trace and write one frame per update (GIF, or MP4)."
+
+
+def animate_training(X, y, output, *, model="pla", params=None, fps=2.0):
+    """Fit the estimator ``model`` (a short or class name) with ``params`` and a
+    trace on the 2-D data ``X, y``, and write its animation to ``output``.
+    Returns the fitted model and the number of frames.
+
+    >>> import pathlib, tempfile
+    >>> X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]
+    >>> gif = pathlib.Path(tempfile.mkdtemp()) / "and.gif"
+    >>> model, frames = animate_training(X, y, gif, model="perceptron",
+    ...                                  params={"shuffle": "none"})
+    >>> model.n_updates_, frames
+    (18, 20)
+    """
+    import matplotlib
+
+    matplotlib.use("Agg")
+    X = dense(X)
+    if X.shape[1] != 2:
+        raise ValueError(f"animate draws 2-D data; these have {X.shape[1]} features")
+    fitted = make_estimator(model, **(params or {}), record=True).fit(X, y)
+    if isinstance(fitted.trace_, tuple):
+        raise ValueError(f"animate needs two classes; the data hold {len(fitted.classes_)}")
+    return fitted, animate(fitted.trace_, X, y, output, fps=fps)
+
+
+def add_arguments(parser):
+    add_data_arguments(parser)
+    parser.add_argument("--model", default="pla", help="estimator (default: pla)")
+    parser.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
+                        help="an estimator parameter")
+    parser.add_argument("-o", "--output", default="training.gif",
+                        help="GIF (Pillow) or MP4 (needs ffmpeg) to write")
+    parser.add_argument("--fps", type=float, default=2.0, help="frames per second")
+
+
+def run(args):
+    X, y = read_data(args.data, args.label)
+    model, frames = animate_training(X, y, args.output, model=args.model,
+                                     params=parse_settings(args.set), fps=args.fps)
+    print(f"wrote {args.output} ({frames} frames, {model.n_updates_} updates)")
+    return 0

@@ -1,0 +1,62 @@
+"""``rosenblatt evaluate``: accuracy and confusion matrix of a saved model."""
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.metrics import confusion_matrix
+
+from ..io import load
+from ._common import add_data_arguments, read_data
+
+NAME = "evaluate"
+HELP = "Accuracy and confusion matrix of a saved model on a labelled data file."
+
+
+@dataclass(frozen=True)
+class Report:
+    """Accuracy of a model on labelled rows, and its confusion matrix
+    (rows: true labels, columns: predicted, both in the order of ``labels``)."""
+
+    accuracy: float
+    n_rows: int
+    labels: np.ndarray
+    confusion: np.ndarray
+
+    def text(self):
+        """The report as the command prints it."""
+        width = max(len(str(v)) for v in [*self.labels, *self.confusion.ravel(), "true\\pred"])
+        lines = [f"accuracy  {self.accuracy:.4f}  ({self.n_rows} rows)",
+                 "true\\pred".rjust(width) + "".join(str(c).rjust(width + 2)
+                                                    for c in self.labels)]
+        for label, row in zip(self.labels, self.confusion):
+            lines.append(str(label).rjust(width) + "".join(str(v).rjust(width + 2) for v in row))
+        return "\n".join(lines)
+
+
+def evaluate(model, X, y):
+    """A :class:`Report` of ``model`` on ``X, y``.
+
+    >>> from rosenblatt import Perceptron
+    >>> X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]
+    >>> report = evaluate(Perceptron(shuffle="none").fit(X, y), X, y)
+    >>> report.accuracy, report.confusion.tolist()
+    (1.0, [[3, 0], [0, 1]])
+    """
+    y = np.asarray(y)
+    if y.dtype.kind != model.classes_.dtype.kind:
+        y = y.astype(model.classes_.dtype)
+    predicted = model.predict(X)
+    labels = model.classes_
+    return Report(float(np.mean(predicted == y)), len(y), labels,
+                  confusion_matrix(y, predicted, labels=labels))
+
+
+def add_arguments(parser):
+    parser.add_argument("model", help="model file written by 'rosenblatt train'")
+    add_data_arguments(parser)
+
+
+def run(args):
+    X, y = read_data(args.data, args.label)
+    print(evaluate(load(args.model), X, y).text())
+    return 0
