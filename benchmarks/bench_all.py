@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from rosenblatt import AveragedPerceptron, LinearUnit, Perceptron  # noqa: E402
 from rosenblatt._config import jit  # noqa: E402
-from rosenblatt.base import on_epoch  # noqa: E402
+from rosenblatt.engine import on_epoch  # noqa: E402
 
 warnings.simplefilter("ignore")  # max_iter is reached on purpose: noisy data
 SHARED = ROOT.parent / "shared" / "data"

@@ -24,7 +24,7 @@ from . import linear_model
 
 FORMAT = "rosenblatt-model"
 FORMAT_VERSION = 1
-ESTIMATORS = {name: getattr(linear_model, name) for name in linear_model.ESTIMATORS}
+ESTIMATORS = {name: getattr(linear_model, name) for name in linear_model.__all__}
 
 
 class ModelFileError(ValueError):

@@ -5,7 +5,7 @@ import contextlib
 
 import numpy as np
 
-from ..base import on_epoch
+from ..engine import on_epoch
 from ..datasets import load_data
 
 

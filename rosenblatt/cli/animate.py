@@ -1,7 +1,7 @@
 """``rosenblatt animate``: train on 2-D data and write one frame per update."""
 
 from ..inspection import animate
-from ..linear_model import make_estimator
+from ..engine import make_estimator
 from ._common import add_data_arguments, dense, parse_settings, read_data
 
 NAME = "animate"

@@ -4,7 +4,7 @@ from dataclasses import dataclass
 
 from ..datasets import ChunkedFile
 from ..io import save
-from ..linear_model import make_estimator
+from ..engine import make_estimator
 from ..streaming import fit_chunks
 from ._common import add_data_arguments, label_option, parse_settings, progress_bar, read_data
 

@@ -1,0 +1,65 @@
+"""The engine under the estimators, for code that drives training itself.
+
+- :func:`run_epoch` runs one epoch of an online rule over a block of rows from
+  given weights, with no estimator object: the unit of work of distributed
+  training by iterative parameter mixing.
+- :func:`make_estimator` builds an estimator from its short name and checks its
+  parameters at once (the command line's ``--model`` and ``--set``).
+- :func:`on_epoch` calls back after every epoch of a fit (progress bars).
+
+>>> make_estimator("averaged", shuffle="none")
+AveragedPerceptron(shuffle='none')
+"""
+
+from . import linear_model
+from .base import on_epoch
+from .linear_model._epoch_function import RULES, EpochResult, run_epoch
+
+#: Short names (as the command line takes them) of the estimators.
+SHORT_NAMES = {
+    "perceptron": "Perceptron",
+    "pla": "PLA",
+    "batch": "BatchPerceptron",
+    "pocket": "PocketPerceptron",
+    "averaged": "AveragedPerceptron",
+    "voted": "VotedPerceptron",
+    "linear_unit": "LinearUnit",
+    "multiclass": "MulticlassPerceptron",
+    "kernel": "KernelPerceptron",
+}
+
+
+def make_estimator(name, **params):
+    """An estimator by short name (``"pla"``) or class name (``"PLA"``), its
+    parameters checked at once (a ``ValueError`` names a bad one).
+
+    Parameters
+    ----------
+    name : str
+        A key or a value of :data:`SHORT_NAMES`.
+    **params
+        Parameters of the estimator.
+
+    Returns
+    -------
+    estimator
+
+    Examples
+    --------
+    >>> make_estimator("pla", max_updates=50)
+    PLA(max_updates=50)
+    """
+    key = SHORT_NAMES.get(name.lower(), name)
+    if key not in linear_model.__all__:
+        raise ValueError(f"unknown model {name!r}; choose one of "
+                         f"{', '.join(sorted(SHORT_NAMES))}")
+    estimator = getattr(linear_model, key)
+    try:
+        model = estimator(**params)
+    except TypeError as error:
+        raise ValueError(f"{key} does not take {error}") from error
+    model._validate_params()
+    return model
+
+
+__all__ = ["RULES", "EpochResult", "SHORT_NAMES", "make_estimator", "on_epoch", "run_epoch"]
