@@ -15,14 +15,17 @@ def multiclass_epoch(X, y, sw, order, eta, fit_intercept, weights, log, average)
     ``y`` holds class indices. For row ``i`` of class ``c`` the scores are
     ``s_k = W_k·x + b_k``; ``ŷ`` is the best-scoring other class (the first on
     ties). A mistake is ``s_c <= s_ŷ`` (ties count, as ``y a <= 0`` does for two
-    classes) and moves ``W_c, b_c`` up and ``W_ŷ, b_ŷ`` down by ``eta sw_i``
-    (:func:`_multiclass_step`).
+    classes) and moves ``W_c, b_c`` up and ``W_ŷ, b_ŷ`` down by ``eta sw_i``.
 
     weights = (W, b, seen), updated in place; ``log`` = (rows, margins,
     positions, predicted) or ``None``, as in :func:`~._online.online_epoch`, with
     the margin ``s_c − s_ŷ`` and the rival class ``ŷ``; ``average`` = (U, B) or
-    ``None``: Daumé Alg. 7's cached weights, the same step scaled by the example
-    number. Returns the number of mistakes.
+    ``None``: Daumé Alg. 7's cached weights (:func:`_average_step`). Returns the
+    number of mistakes.
+
+    The update of the running weights is written in the loop, as in
+    :func:`~._online.online_epoch`: a helper shared with the averaging step
+    measured 3-10 % slower.
     """
     W, b, seen = weights
     n_classes = W.shape[0]
@@ -43,10 +46,13 @@ def multiclass_epoch(X, y, sw, order, eta, fit_intercept, weights, log, average)
                     rival, rival_score = k, score
         if true_score <= rival_score:
             step = eta * sw[i]
-            _multiclass_step(X, i, W, b, c, rival, step, fit_intercept)
+            row_axpy(X, i, W[c], step)
+            row_axpy(X, i, W[rival], -step)
+            if fit_intercept:
+                b[c] += step
+                b[rival] -= step
             if average is not None:
-                U, B = average
-                _multiclass_step(X, i, U, B, c, rival, float(count) * step, fit_intercept)
+                _average_step(X, i, average, c, rival, float(count) * step, fit_intercept)
             if log is not None:
                 _log_step(log, n_mistakes, i, true_score - rival_score, count)
                 log[3][n_mistakes] = rival
@@ -56,10 +62,12 @@ def multiclass_epoch(X, y, sw, order, eta, fit_intercept, weights, log, average)
 
 
 @register_jitable
-def _multiclass_step(X, i, W, b, true, rival, step, fit_intercept):
-    """``W_true += step x``, ``W_rival −= step x`` (and the biases by ``± step``)."""
-    row_axpy(X, i, W[true], step)
-    row_axpy(X, i, W[rival], -step)
+def _average_step(X, i, average, true, rival, weighted_step, fit_intercept):
+    """Daumé Alg. 7's cached weights, per class: the update of the running weights
+    scaled by the example number ``c`` (``weighted_step`` is ``c · step``)."""
+    U, B = average
+    row_axpy(X, i, U[true], weighted_step)
+    row_axpy(X, i, U[rival], -weighted_step)
     if fit_intercept:
-        b[true] += step
-        b[rival] -= step
+        B[true] += weighted_step
+        B[rival] -= weighted_step

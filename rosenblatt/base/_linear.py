@@ -75,11 +75,9 @@ class LinearModel:
         return vectors
 
     def _warm_weights(self):
-        """The fitted weights, as starting points for ``warm_start``."""
-        return [
-            (np.array(coef, dtype=np.float64), float(intercept))
-            for coef, intercept in zip(self.coef_, self.intercept_)
-        ]
+        """The published weights of the last fit, as starting points for ``warm_start``."""
+        return [tuple(np.array(w, dtype=np.float64) for w in p.published())
+                for p in self._problems]
 
     def _publish(self):
         """Set the fitted attributes from the problems."""

@@ -160,9 +160,6 @@ class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, EpochLoop, Perceptr
             return [(matrix[:, 1:].copy(), matrix[:, 0].copy())]
         return [(matrix.copy(), np.zeros(n_classes))]
 
-    def _warm_weights(self):
-        return [(self.coef_.copy(), self.intercept_.copy())]
-
     def _new_state(self, coef, intercept):
         return Averaging.start(coef, intercept) if self.average else super()._new_state(
             coef, intercept)
