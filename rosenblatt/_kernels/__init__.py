@@ -7,7 +7,7 @@ state as float64 arrays updated in place. Optional state is ``None`` when off.
 Validation happens once, in the public estimators; kernels never check again.
 """
 
-from ._batch import batch_epoch
+from ._batch import batch_epoch, batch_gradient
 from ._multiclass import multiclass_epoch
 from ._online import online_epoch
 from ._residuals import LINEAR_UNIT, PERCEPTRON, Residual
@@ -26,6 +26,7 @@ __all__ = [
     "Residual",
     "activation",
     "batch_epoch",
+    "batch_gradient",
     "decision_function",
     "misclassified_rows",
     "multiclass_epoch",

@@ -37,6 +37,28 @@ class LossHistory(RuleState):
         self.start_loss = loss
         self.best = (loss, coef.copy(), intercept.copy())
 
+    def record(self, loss, coef, intercept, epoch, tol, solver):
+        """Add the loss after ``epoch``; returns ``(stop, converged)``.
+
+        Converged when the loss changed by at most ``tol · max(E, 1)``. Diverged
+        when it is not finite, or rose during a batch step, or grew to 100 times
+        its start under SGD: then the weights of least loss are copied back into
+        ``coef``, ``intercept``, and training stops unconverged.
+        """
+        previous = self.losses[-1] if self.losses else self.start_loss
+        self.losses.append(loss)
+        growing = loss > previous * (1 + 1e-9) + 1e-300 if solver == "batch" else \
+            loss > _SGD_BLOW_UP * max(self.start_loss, 1e-300)
+        if not np.isfinite(loss) or growing:
+            best_loss, best_coef, best_intercept = self.best
+            self.diverged = (epoch, previous, loss, best_loss)
+            coef[:], intercept[:] = best_coef, best_intercept
+            return True, False
+        if loss < self.best[0]:
+            self.best = (loss, coef.copy(), intercept.copy())
+        converged = abs(previous - loss) <= tol * max(previous, 1.0)
+        return converged, converged
+
 
 class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
     """Linear unit (Adaline): least squares on the unthresholded output, sign to predict.
@@ -214,23 +236,12 @@ class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
 
     def _stop(self, problem, data, n_updates):
         """Converged when the loss settles; stopped, with the weights of least loss
-        restored, when it diverges."""
-        history = problem.state
-        previous = history.losses[-1] if history.losses else history.start_loss
-        loss = _loss(problem, data)
-        history.losses.append(loss)
-        growing = loss > previous * (1 + 1e-9) + 1e-300 if self.solver == "batch" else \
-            loss > _SGD_BLOW_UP * max(history.start_loss, 1e-300)
-        if not np.isfinite(loss) or growing:
-            best_loss, coef, intercept = history.best
-            history.diverged = (problem.n_iter, previous, loss, best_loss)
-            problem.coef[:], problem.intercept[:] = coef, intercept
-            problem.converged = False
-            return True
-        if loss < history.best[0]:
-            history.best = (loss, problem.coef.copy(), problem.intercept.copy())
-        problem.converged = abs(previous - loss) <= self.tol * max(previous, 1.0)
-        return problem.converged
+        restored, when it diverges (see :meth:`LossHistory.record`)."""
+        stop, problem.converged = problem.state.record(
+            _loss(problem, data), problem.coef, problem.intercept, problem.n_iter,
+            self.tol, self.solver,
+        )
+        return stop
 
     def _publish(self):
         curves = tuple(np.array(p.state.losses) for p in self._problems)
@@ -257,18 +268,20 @@ def _loss(problem, data):
     return _kernels.squared_loss(data.Xk, data.y, data.sw, problem.coef, problem.intercept[0])
 
 
-def _largest_eigenvalue(X, weights, fit_intercept):
-    """Largest eigenvalue of ``X̃ᵀ diag(weights) X̃``, ``X̃`` with a column of ones."""
+def gram_product(X, weights, fit_intercept, vector):
+    """``X̃ᵀ diag(weights) X̃ v`` for ``X̃`` = X with a column of ones (last) when
+    ``fit_intercept``. A sum over rows: the products of row blocks add up."""
     n_features = X.shape[1]
-    size = n_features + int(fit_intercept)
+    vector = np.ravel(vector)
+    coef, bias = vector[:n_features], (vector[n_features] if fit_intercept else 0.0)
+    scaled = weights * (np.asarray(X @ coef).ravel() + bias)
+    product = np.asarray(X.T @ scaled).ravel()
+    return np.concatenate([product, [scaled.sum()]]) if fit_intercept else product
 
-    def gram(vector):
-        vector = np.ravel(vector)
-        coef, bias = vector[:n_features], (vector[n_features] if fit_intercept else 0.0)
-        scaled = weights * (np.asarray(X @ coef).ravel() + bias)
-        product = np.asarray(X.T @ scaled).ravel()
-        return np.concatenate([product, [scaled.sum()]]) if fit_intercept else product
 
+def largest_eigenvalue(gram, size):
+    """Largest eigenvalue of the symmetric ``size × size`` matrix whose product
+    with a vector is ``gram(vector)`` (Lanczos, from a fixed start)."""
     if size == 1:
         return float(gram(np.ones(1))[0])
     operator = LinearOperator((size, size), matvec=gram, dtype=np.float64)
@@ -276,3 +289,9 @@ def _largest_eigenvalue(X, weights, fit_intercept):
     start = np.ones(size) / np.sqrt(size)
     return float(eigsh(operator, k=1, which="LA", v0=start, return_eigenvectors=False,
                        tol=1e-8)[0])
+
+
+def _largest_eigenvalue(X, weights, fit_intercept):
+    """Largest eigenvalue of ``X̃ᵀ diag(weights) X̃``, ``X̃`` with a column of ones."""
+    return largest_eigenvalue(lambda v: gram_product(X, weights, fit_intercept, v),
+                              X.shape[1] + int(fit_intercept))
