@@ -43,7 +43,12 @@ def save(model, path):
     >>> save(model, path)
     >>> load(path).predict([[2, 2]]).tolist()
     ['yes']
+
+    A model trained by :class:`~rosenblatt.distributed.ParameterMixing` is saved
+    as the estimator it trained (its ``estimator_``).
     """
+    if type(model).__name__ == "ParameterMixing" and hasattr(model, "estimator_"):
+        model = model.estimator_
     name = type(model).__name__
     if ESTIMATORS.get(name) is not type(model):
         raise ValueError(f"save writes rosenblatt estimators; got {name}.")

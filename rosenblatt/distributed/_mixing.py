@@ -354,7 +354,7 @@ class ParameterMixing(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
                 break
             started = time.perf_counter()
             train = r <= max_iter
-            scored = run.published() if self.early_stopping else None
+            scored = list(zip(*run.published())) if self.early_stopping else None
             outcomes = backend.map(shard_epoch, shards, run.weights(), rule, r, scored, train)
             for p in active:
                 if self._stops_before(run, p, outcomes, r):

@@ -1,0 +1,395 @@
+"""Iterative parameter mixing: equal to the serial estimators with one shard, the
+theorems of McDonald, Hall & Mann (2010), the Dask backend equal to threads, and
+every input kind."""
+
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.datasets import dump_svmlight_file
+from sklearn.exceptions import ConvergenceWarning
+
+from rosenblatt import (
+    PLA,
+    AveragedPerceptron,
+    BatchPerceptron,
+    KernelPerceptron,
+    LinearUnit,
+    MulticlassPerceptron,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+)
+from rosenblatt.distributed import ParameterMixing
+from rosenblatt.distributed._shards import Rule, make_shard, shard_epoch
+from rosenblatt.io import load, save
+from rosenblatt.theory import mistake_bound
+
+from .conftest import integer_blobs
+
+
+def quietly(model, *args, **kwargs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return model.fit(*args, **kwargs)
+
+
+def noisy(n=240, seed=1):
+    X, y = integer_blobs(n=n, d=4, seed=seed, separable=False)
+    return X, y
+
+
+def three_classes(n=240, seed=0):
+    rng = np.random.RandomState(seed)
+    X = rng.randint(-5, 6, size=(n, 4)).astype(float)
+    return X, np.array(["ant", "bee", "cat"])[rng.randint(0, 3, size=n)]
+
+
+# ---------------------------------------------------------------- one shard = serial
+
+SERIAL_EXACT = [
+    Perceptron(shuffle="none", max_iter=15),
+    Perceptron(shuffle="none", max_iter=15, init="uniform", random_state=4, eta=0.5),
+    MulticlassPerceptron(shuffle="none", max_iter=15),
+    BatchPerceptron(max_iter=15),
+    LinearUnit(solver="sgd", shuffle="none", max_iter=40, random_state=0),
+    LinearUnit(max_iter=40, random_state=0),
+]
+SERIAL_AVERAGED = [
+    AveragedPerceptron(shuffle="none", max_iter=15),
+    MulticlassPerceptron(shuffle="none", max_iter=15, average=True),
+]
+
+
+@pytest.mark.parametrize("labels", ["binary", "three"])
+@pytest.mark.parametrize("estimator", SERIAL_EXACT, ids=repr)
+def test_one_shard_is_the_serial_estimator_bit_for_bit(estimator, labels):
+    X, y = noisy() if labels == "binary" else three_classes()
+    serial = quietly(type(estimator)(**estimator.get_params()), X, y)
+    mixed = quietly(ParameterMixing(estimator, n_shards=1, client="threads"), X, y)
+    assert_array_equal(mixed.coef_, serial.coef_)
+    assert_array_equal(mixed.intercept_, serial.intercept_)
+    assert (mixed.n_iter_, mixed.n_updates_, mixed.converged_) == \
+        (serial.n_iter_, serial.n_updates_, serial.converged_)
+
+
+@pytest.mark.parametrize("labels", ["binary", "three"])
+@pytest.mark.parametrize("estimator", SERIAL_AVERAGED, ids=repr)
+def test_one_shard_averaged_equals_the_serial_mean(estimator, labels):
+    X, y = noisy() if labels == "binary" else three_classes()
+    serial = quietly(type(estimator)(**estimator.get_params()), X, y)
+    mixed = quietly(ParameterMixing(estimator, n_shards=1, client="threads"), X, y)
+    assert_allclose(mixed.coef_, serial.coef_, rtol=1e-12, atol=1e-12)
+    assert_allclose(mixed.intercept_, serial.intercept_, rtol=1e-12, atol=1e-12)
+
+
+def test_linear_unit_loss_curve_and_step_equal_the_serial_ones():
+    X, y = noisy()
+    serial = LinearUnit(max_iter=300, tol=1e-9, random_state=0).fit(X, y)
+    mixed = ParameterMixing(LinearUnit(max_iter=300, tol=1e-9, random_state=0), n_shards=1,
+                            client="threads").fit(X, y)
+    assert mixed.estimator_.eta_ == serial.eta_
+    assert_array_equal(mixed.estimator_.loss_curve_, serial.loss_curve_)
+
+
+# ------------------------------------------------------------------ the theorems
+
+
+def separable(n=160, seed=3):
+    rng = np.random.RandomState(seed)
+    X = rng.uniform(-1, 1, size=(n, 3))
+    score = X @ [1.0, -2.0, 0.5] + 0.2
+    keep = np.abs(score) > 0.15
+    return X[keep], np.where(score[keep] > 0, 1, -1)
+
+
+@pytest.mark.parametrize("mixing", ["uniform", "errors"])
+@pytest.mark.parametrize("n_shards", [2, 4, 8])
+def test_theorem_3_mixed_mistakes_stay_below_the_bound(n_shards, mixing):
+    X, y = separable()
+    model = ParameterMixing(Perceptron(shuffle="none", max_iter=500), n_shards=n_shards,
+                            mixing=mixing, client="threads").fit(X, y)
+    assert model.converged_ and model.score(X, y) == 1.0
+    assert model.mixed_mistakes_[0] <= mistake_bound(X, y)
+    mu = model.mixing_weights_[:, :, 0]
+    assert_allclose(mu.sum(axis=1), 1.0)
+    assert model.mistakes_.shape == (model.n_iter_, n_shards, 1)
+    assert_allclose(model.mixed_mistakes_[0], (mu * model.mistakes_[:, :, 0]).sum())
+
+
+#: McDonald, Hall & Mann's Theorem 2 example: shard A, then shard B.
+COUNTEREXAMPLE_X = np.array([[1.0, 1, 0], [0, 0, 1], [0, 1, 1], [1, 0, 0]])
+COUNTEREXAMPLE_Y = np.array([0, 1, 0, 1])
+
+
+@pytest.mark.parametrize("mixing", ["uniform", "errors"])
+def test_theorem_2_one_shot_mixing_fails_where_iterative_mixing_separates(mixing):
+    rule = MulticlassPerceptron(fit_intercept=False, shuffle="none", max_iter=100)
+    one_shot = ParameterMixing(rule, n_shards=2, mixing=mixing, strategy="one_shot",
+                               client="threads").fit(COUNTEREXAMPLE_X, COUNTEREXAMPLE_Y)
+    assert one_shot.score(COUNTEREXAMPLE_X, COUNTEREXAMPLE_Y) < 1.0
+    iterative = ParameterMixing(rule, n_shards=2, mixing=mixing, client="threads").fit(
+        COUNTEREXAMPLE_X, COUNTEREXAMPLE_Y)
+    assert iterative.converged_ and iterative.score(COUNTEREXAMPLE_X, COUNTEREXAMPLE_Y) == 1.0
+    if mixing == "uniform":  # the paper's separating matrix, up to scale
+        W = iterative.coef_
+        assert_allclose(W / W[1, 0], [[-1, 2, -1], [1, -2, 1]])
+        assert iterative.n_iter_ == 3
+
+
+# --------------------------------------------------------------- backends and tasks
+
+
+def test_threads_do_not_change_the_result():
+    X, y = three_classes()
+    one = ParameterMixing(AveragedPerceptron(random_state=2, max_iter=8), n_shards=4,
+                          client="threads")
+    results = []
+    for n_threads in (1, 3):
+        from rosenblatt.distributed import _backends
+
+        original = _backends.ThreadBackend.__init__.__defaults__
+        _backends.ThreadBackend.__init__.__defaults__ = (n_threads,)
+        try:
+            results.append(quietly(one, X, y).coef_.copy())
+        finally:
+            _backends.ThreadBackend.__init__.__defaults__ = original
+    assert_array_equal(results[0], results[1])
+
+
+@pytest.mark.parametrize("average", [False, True])
+@pytest.mark.parametrize("kind", ["online", "batch"])
+def test_a_task_never_modifies_the_weights_it_is_given(kind, average):
+    X, y = noisy()
+    shard = make_shard(X, y, None, 7, np.array([-1, 1]))
+    rule = Rule(kind=kind, residual="perceptron", layout="binary", n_classes=2, eta=1.0,
+                fit_intercept=True, shuffle="every_epoch", average=average, track_loss=True)
+    coef, intercept = np.ones(4), np.ones(1)
+    for array in (coef, intercept):
+        array.setflags(write=False)  # an in-place write would raise
+    outcome = shard_epoch(shard, [(coef, intercept)], rule, 1)[0]
+    assert_array_equal(coef, np.ones(4))
+    assert_array_equal(intercept, np.ones(1))
+    assert outcome.n_updates > 0
+
+
+@pytest.mark.parametrize("estimator,why", [
+    (PLA(), "use Perceptron"), (VotedPerceptron(), "use AveragedPerceptron"),
+    (KernelPerceptron(), "explicit features"), (PocketPerceptron(), "use AveragedPerceptron"),
+])
+def test_rules_that_cannot_be_mixed_are_refused_with_advice(estimator, why):
+    X, y = noisy()
+    with pytest.raises(ValueError, match=f"cannot train {type(estimator).__name__}: .*{why}"):
+        ParameterMixing(estimator, client="threads").fit(X, y)
+
+
+def test_estimator_early_stopping_is_refused():
+    X, y = noisy()
+    with pytest.raises(ValueError, match="set early_stopping on ParameterMixing"):
+        ParameterMixing(Perceptron(early_stopping=True), client="threads").fit(X, y)
+
+
+def test_early_stopping_stops_before_max_iter_without_warning():
+    X, y = noisy(n=400)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model = ParameterMixing(Perceptron(max_iter=200, random_state=0), n_shards=3,
+                                early_stopping=True, n_iter_no_change=3,
+                                client="threads").fit(X, y)
+    assert model.n_iter_ < 200 and not model.converged_
+
+
+def test_not_converging_warns():
+    X, y = noisy()
+    with pytest.warns(ConvergenceWarning, match="on 2 shards without an epoch free"):
+        ParameterMixing(Perceptron(max_iter=3), n_shards=2, client="threads").fit(X, y)
+
+
+def test_fitted_model_saves_as_the_inner_estimator(tmp_path):
+    X, y = three_classes()
+    model = quietly(ParameterMixing(AveragedPerceptron(max_iter=5, random_state=0),
+                                    n_shards=3, client="threads"), X, y)
+    save(model, tmp_path / "m.npz")
+    loaded = load(tmp_path / "m.npz")
+    assert type(loaded) is AveragedPerceptron
+    assert_array_equal(loaded.predict(X), model.predict(X))
+    assert_array_equal(loaded.coef_, model.coef_)
+
+
+def test_sample_weight_and_class_weight_reach_the_shards():
+    X, y = noisy()
+    weights = np.random.RandomState(0).rand(len(y))
+    est = Perceptron(shuffle="none", max_iter=6, class_weight={-1: 2.0})
+    serial = quietly(Perceptron(**est.get_params()), X, y, sample_weight=weights)
+    mixed = quietly(ParameterMixing(est, n_shards=1, client="threads"), X, y,
+                    sample_weight=weights)
+    assert_array_equal(mixed.coef_, serial.coef_)
+
+
+def test_importing_rosenblatt_does_not_import_dask():
+    code = ("import sys, rosenblatt, rosenblatt.distributed; "
+            "print(any(m.split('.')[0] in ('dask', 'distributed') for m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------------- inputs
+
+
+def test_csr_input_equals_dense_input():
+    X, y = noisy()
+    dense = quietly(ParameterMixing(Perceptron(max_iter=5, random_state=1), n_shards=3,
+                                    client="threads"), X, y)
+    sparse = quietly(ParameterMixing(Perceptron(max_iter=5, random_state=1), n_shards=3,
+                                     client="threads"), sp.csr_matrix(X), y)
+    assert_array_equal(dense.coef_, sparse.coef_)
+
+
+def test_libsvm_files_read_on_the_workers_equal_the_arrays(tmp_path):
+    X, y = noisy(n=240)
+    paths = []
+    for k, rows in enumerate((slice(0, 120), slice(120, 240))):
+        paths.append(str(tmp_path / f"part{k}.svm"))
+        dump_svmlight_file(X[rows], y[rows], paths[-1])
+    est = Perceptron(max_iter=6, random_state=5)
+    from_files = quietly(ParameterMixing(est, n_shards=2, chunk_size=50, client="threads"),
+                         paths)
+    in_memory = quietly(ParameterMixing(est, n_shards=2, client="threads"), X, y)
+    assert_array_equal(from_files.classes_, in_memory.classes_)
+    # shuffled per block of 50 rows instead of per shard, so only the shapes agree
+    assert from_files.mistakes_.shape == in_memory.mistakes_.shape
+    natural = Perceptron(max_iter=6, shuffle="none")
+    assert_array_equal(
+        quietly(ParameterMixing(natural, n_shards=2, chunk_size=50, client="threads"),
+                paths).coef_,
+        quietly(ParameterMixing(natural, n_shards=2, client="threads"), X, y).coef_)
+
+
+def test_file_inputs_refuse_labels_and_weights(tmp_path):
+    X, y = noisy(n=40)
+    path = str(tmp_path / "d.svm")
+    dump_svmlight_file(X, y, path)
+    with pytest.raises(ValueError, match="labels are read from the files"):
+        ParameterMixing(Perceptron(), client="threads").fit([path], y)
+    with pytest.raises(ValueError, match="sample_weight cannot be given with files"):
+        ParameterMixing(Perceptron(), client="threads").fit([path], sample_weight=np.ones(40))
+
+
+def test_labels_outside_the_given_classes_are_refused():
+    X, y = noisy()
+    with pytest.raises(ValueError, match="not all among classes"):
+        ParameterMixing(Perceptron(), client="threads").fit(X, y, classes=[-1, 0])
+
+
+
+
+@pytest.fixture(scope="module")
+def dask():
+    return pytest.importorskip("dask.array")
+
+
+def test_dask_array_and_column_chunks_equal_numpy(dask):
+    X, y = noisy(n=240)
+    est = Perceptron(max_iter=6, shuffle="none")
+    expected = quietly(ParameterMixing(est, n_shards=4, client="threads"), X, y)
+    rows = dask.from_array(X, chunks=(60, 4))
+    columns = dask.from_array(X, chunks=(60, 2))  # fixed up: shards need whole rows
+    for Xd in (rows, columns):
+        got = quietly(ParameterMixing(est, n_shards=4, client="threads"), Xd,
+                      dask.from_array(y, chunks=60))
+        assert_array_equal(got.coef_, expected.coef_)
+
+
+def test_dask_csr_blocks(dask):
+    X, y = noisy(n=240)
+    Xd = dask.from_array(X, chunks=(80, 4)).map_blocks(sp.csr_matrix)
+    est = Perceptron(max_iter=6, shuffle="none")
+    got = quietly(ParameterMixing(est, n_shards=3, client="threads"), Xd, y)
+    expected = quietly(ParameterMixing(est, n_shards=3, client="threads"), X, y)
+    assert_array_equal(got.coef_, expected.coef_)
+
+
+def test_dask_dataframe_with_unknown_divisions(dask):
+    dd = pytest.importorskip("dask.dataframe")
+    pd = pytest.importorskip("pandas")
+    X, y = noisy(n=240)
+    frame = pd.DataFrame(X, columns=["a", "b", "c", "d"]).assign(label=y)
+    ddf = dd.from_pandas(frame, npartitions=4).clear_divisions()
+    assert not ddf.known_divisions
+    est = Perceptron(max_iter=6, shuffle="none")
+    got = quietly(ParameterMixing(est, n_shards=4, client="threads"),
+                  ddf[["a", "b", "c", "d"]], ddf["label"])
+    expected = quietly(ParameterMixing(est, n_shards=4, client="threads"), X, y)
+    assert_array_equal(got.coef_, expected.coef_)
+    assert got.feature_names_in_.tolist() == ["a", "b", "c", "d"]
+
+
+def test_misaligned_dask_labels_are_refused(dask):
+    X, y = noisy(n=240)
+    with pytest.raises(ValueError, match="X has 240 rows but y has 200 labels"):
+        ParameterMixing(Perceptron(), client="threads").fit(
+            dask.from_array(X, chunks=(60, 4)), dask.from_array(y[:200], chunks=50))
+
+
+# ------------------------------------------------------------ the Dask backend
+
+
+@pytest.fixture(scope="module")
+def client():
+    distributed = pytest.importorskip("distributed")
+    # compile the kernels here first: workers then load them from the disk cache
+    # (several processes compiling into one cache at once can crash, numba #4807)
+    X, y = noisy(n=40)
+    quietly(ParameterMixing(AveragedPerceptron(max_iter=2), n_shards=2, client="threads"),
+            sp.csr_matrix(X), y)
+    quietly(ParameterMixing(AveragedPerceptron(max_iter=2), n_shards=2, client="threads"),
+            X, y)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None,
+                                  env={"NUMBA_NUM_THREADS": "1"}) as cluster, \
+            distributed.Client(cluster) as dask_client:
+        yield dask_client
+
+
+@pytest.mark.parametrize("n_shards", [2, 4])
+@pytest.mark.parametrize("estimator", [
+    Perceptron(max_iter=8, random_state=3),
+    AveragedPerceptron(max_iter=8, random_state=3),
+], ids=repr)
+@pytest.mark.parametrize("labels", ["binary", "three"])
+def test_dask_backend_equals_threads_bit_for_bit(client, estimator, n_shards, labels):
+    X, y = noisy() if labels == "binary" else three_classes()
+    local = quietly(ParameterMixing(estimator, n_shards=n_shards, client="threads"), X, y)
+    remote = quietly(ParameterMixing(estimator, n_shards=n_shards, client=client), X, y)
+    assert remote.backend_ == "dask" and local.backend_ == "threads"
+    assert_array_equal(remote.coef_, local.coef_)
+    assert_array_equal(remote.intercept_, local.intercept_)
+    assert_array_equal(remote.mistakes_, local.mistakes_)
+
+
+def test_dask_backend_reads_dask_arrays_and_files_where_they_are(client, tmp_path):
+    import dask.array as da
+
+    X, y = noisy(n=240)
+    est = Perceptron(max_iter=6, shuffle="none")
+    expected = quietly(ParameterMixing(est, n_shards=2, client="threads"), X, y)
+    got = quietly(ParameterMixing(est, n_shards=2, client=client),
+                  da.from_array(X, chunks=(60, 4)), da.from_array(y, chunks=60))
+    assert_array_equal(got.coef_, expected.coef_)
+    paths = []
+    for k, rows in enumerate((slice(0, 120), slice(120, 240))):
+        paths.append(str(tmp_path / f"part{k}.svm"))
+        dump_svmlight_file(X[rows], y[rows], paths[-1])
+    from_files = quietly(ParameterMixing(est, n_shards=2, client=client), paths)
+    assert_array_equal(from_files.coef_, expected.coef_)
+
+
+def test_the_active_client_is_used(client):
+    X, y = noisy()
+    model = quietly(ParameterMixing(Perceptron(max_iter=3), n_shards=2), X, y)
+    assert model.backend_ == "dask"
