@@ -393,3 +393,31 @@ def test_the_active_client_is_used(client):
     X, y = noisy()
     model = quietly(ParameterMixing(Perceptron(max_iter=3), n_shards=2), X, y)
     assert model.backend_ == "dask"
+
+
+def test_cli_trains_on_shards_with_threads_and_on_a_scheduler(client, tmp_path, capsys):
+    from rosenblatt.cli import main
+
+    data, model = tmp_path / "train.csv", tmp_path / "m.npz"
+    assert main(["datasets", "--export", "iris_setosa", "-o", str(data)]) == 0
+    for extra in ([], ["--scheduler", client.scheduler.address]):
+        assert main(["train", str(data), "--model", "perceptron", "--set", "random_state=0",
+                     "--shards", "3", "-o", str(model), "--quiet", *extra]) == 0
+        out = capsys.readouterr().out
+        backend = "dask" if extra else "threads"
+        assert f"shards     3 ({backend})" in out and "accuracy   1.0000" in out
+        assert type(load(model)) is Perceptron
+    assert main(["train", str(data), "--scheduler", "tcp://127.0.0.1:1", "-o",
+                 str(model)]) == 2
+    assert "--scheduler needs --shards" in capsys.readouterr().err
+
+
+def test_the_readme_example_runs_on_a_local_cluster():
+    pytest.importorskip("distributed")
+    import pathlib
+
+    example = pathlib.Path(__file__).parents[1] / "examples" / "local_cluster.py"
+    done = subprocess.run([sys.executable, str(example)], capture_output=True, text=True,
+                          timeout=300, check=True)
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("accuracy 0.9") and "on 4 shards (dask)" in first

@@ -24,10 +24,14 @@ class Training:
 
     def lines(self, output):
         model = self.model
-        lines = [f"model      {type(model).__name__} -> {output}",
+        name = type(getattr(model, "estimator_", model)).__name__
+        lines = [f"model      {name} -> {output}",
                  f"classes    {', '.join(map(str, model.classes_))}",
                  f"epochs     {model.n_iter_}   updates {model.n_updates_}   "
                  f"converged {model.converged_}"]
+        if hasattr(model, "n_shards_"):
+            lines.append(f"shards     {model.n_shards_} ({model.backend_}), mixed mistakes "
+                         f"{', '.join(f'{m:g}' for m in model.mixed_mistakes_)}")
         if self.chunk_size is None:
             lines.append(f"accuracy   {self.accuracy:.4f} (training data)")
         else:
@@ -35,9 +39,13 @@ class Training:
         return lines
 
 
-def train(model, path, *, label=None, chunk_size=None, epochs=None, show_progress=False):
+def train(model, path, *, label=None, chunk_size=None, epochs=None, show_progress=False,
+          shards=None, scheduler=None):
     """Fit ``model`` on the data file ``path``: in memory, or with ``chunk_size``
-    block by block with ``partial_fit`` (``epochs`` passes, default ``max_iter``).
+    block by block with ``partial_fit`` (``epochs`` passes, default ``max_iter``),
+    or with ``shards`` by iterative parameter mixing on that many shards, on
+    threads of this machine or on the Dask cluster whose scheduler is at
+    ``scheduler`` (see :class:`~rosenblatt.distributed.ParameterMixing`).
 
     >>> import pathlib, tempfile
     >>> from rosenblatt import Perceptron
@@ -47,6 +55,13 @@ def train(model, path, *, label=None, chunk_size=None, epochs=None, show_progres
     >>> training.model.coef_.tolist(), training.accuracy
     ([[3.0, 2.0]], 1.0)
     """
+    if shards is not None:
+        if chunk_size is not None:
+            raise ValueError("--shards and --chunk-size do not go together: with --shards the "
+                             "shards are held in the memory of the workers")
+        return _train_on_shards(model, path, label, shards, scheduler)
+    if scheduler is not None:
+        raise ValueError("--scheduler needs --shards (the number of shards to train on)")
     if chunk_size is not None:
         return _train_in_chunks(model, path, label, chunk_size, epochs, show_progress)
     X, y = read_data(path, label)
@@ -74,6 +89,22 @@ def _train_in_chunks(model, path, label, chunk_size, epochs, show_progress):
     return Training(model, n_rows=chunks.n_rows, chunk_size=chunks.chunk_size)
 
 
+def _train_on_shards(model, path, label, shards, scheduler):
+    from ..distributed import ParameterMixing
+
+    X, y = read_data(path, label)
+    if scheduler is None:
+        mixed = ParameterMixing(model, n_shards=shards, client="threads").fit(X, y)
+        return Training(mixed, accuracy=mixed.score(X, y))
+    try:
+        from distributed import Client
+    except ImportError as error:
+        raise ValueError("--scheduler needs Dask: pip install 'rosenblatt[dask]'") from error
+    with Client(scheduler, timeout=30) as client:
+        mixed = ParameterMixing(model, n_shards=shards, client=client).fit(X, y)
+    return Training(mixed, accuracy=mixed.score(X, y))
+
+
 def add_arguments(parser):
     add_data_arguments(parser)
     parser.add_argument("--model", default="perceptron",
@@ -87,13 +118,19 @@ def add_arguments(parser):
                              "(for files larger than memory; online models only)")
     parser.add_argument("--epochs", type=int, default=None,
                         help="passes over the file with --chunk-size (default: max_iter)")
+    parser.add_argument("--shards", type=int, metavar="S",
+                        help="train on S shards by iterative parameter mixing (threads of "
+                             "this machine, or the Dask cluster of --scheduler)")
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="Dask scheduler address for --shards, e.g. tcp://host:8786")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def run(args):
     model = make_estimator(args.model, **parse_settings(args.set))
     training = train(model, args.data, label=args.label, chunk_size=args.chunk_size,
-                     epochs=args.epochs, show_progress=not args.quiet)
+                     epochs=args.epochs, show_progress=not args.quiet, shards=args.shards,
+                     scheduler=args.scheduler)
     save(training.model, args.output)
     print("\n".join(training.lines(args.output)))
     return 0
