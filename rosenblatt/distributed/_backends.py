@@ -98,9 +98,16 @@ def _is_data(value):
     return isinstance(value, np.ndarray) or sp.issparse(value)
 
 
+#: Weights larger than this are scattered to the workers once per epoch; smaller
+#: ones travel inside each task (a scatter costs a round trip of its own).
+SCATTER_BYTES = 1 << 20
+
+
 def _worth_scattering(value):
-    """Weights (lists of arrays) are scattered; small settings travel with the task."""
-    return isinstance(value, list)
+    """Large weights (lists of ``(coef, intercept)``) are scattered; small ones and
+    settings travel with the task."""
+    return isinstance(value, list) and sum(
+        np.asarray(array).nbytes for pair in value for array in pair) > SCATTER_BYTES
 
 
 def backend_for(client):
