@@ -421,3 +421,24 @@ def test_the_readme_example_runs_on_a_local_cluster():
                           timeout=300, check=True)
     first = done.stdout.splitlines()[0]
     assert first.startswith("accuracy 0.9") and "on 4 shards (dask)" in first
+
+
+def test_a_generator_seeds_the_shards_reproducibly():
+    X, y = noisy()
+    fits = [quietly(ParameterMixing(Perceptron(max_iter=4), n_shards=3, client="threads",
+                                    random_state=np.random.default_rng(7)), X, y).coef_
+            for _ in range(2)]
+    assert_array_equal(fits[0], fits[1])
+
+
+def test_the_mixed_model_draws_like_its_estimator():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from rosenblatt.inspection import BoundaryDisplay
+
+    X, y = separable()
+    model = quietly(ParameterMixing(Perceptron(max_iter=20, shuffle="none"), n_shards=2,
+                                    client="threads"), X[:, :2], y)
+    display = BoundaryDisplay.from_estimator(model, X[:, :2], y).plot()
+    assert len(display.misclassified) == int((model.predict(X[:, :2]) != y).sum())

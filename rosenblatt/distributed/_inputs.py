@@ -137,9 +137,12 @@ def plan_dask(X, y, sample_weight, n_shards, classes, backend):
         blocks_X, blocks_y, blocks_w = computed
         places = None
     else:
+        from distributed import wait
+
         client = backend.client
         blocks_X, blocks_y = client.compute(blocks_X), client.compute(blocks_y)
         blocks_w = None if blocks_w is None else client.compute(blocks_w)
+        wait(blocks_X)  # so that who_has knows where each block is
         holders = client.who_has(blocks_X)
         places = [_most_held([holders.get(blocks_X[b].key, ()) for b in group],
                              backend.workers, k) for k, group in enumerate(groups)]

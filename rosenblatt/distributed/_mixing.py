@@ -229,7 +229,7 @@ class ParameterMixing(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         model = clone(inner)
         model.classes_ = plan.classes
         starts = model._starting_weights(plan.n_features, model._problem_rngs(rng))
-        makers = plan.makers(rng.randint(2**31 - 1, size=plan.n_shards))
+        makers = plan.makers(_seeds(rng, plan.n_shards))
         shards = backend.build(makers, plan.places) if backend.name == "dask" \
             else backend.build(makers)
         rule = self._rule(model, plan, shards, backend)
@@ -618,6 +618,13 @@ def _mixing_weights(k, mixing):
     if mixing == "errors" and k.sum() > 0:
         return k / k.sum()
     return np.full(len(k), 1.0 / len(k))
+
+
+def _seeds(rng, n):
+    """One seed per shard, drawn after the starting weights (RandomState or Generator)."""
+    if isinstance(rng, np.random.Generator):
+        return rng.integers(2**31 - 1, size=n)
+    return rng.randint(2**31 - 1, size=n)
 
 
 def _default_shards(backend):
