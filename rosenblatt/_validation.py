@@ -40,11 +40,14 @@ def check_random_state(seed):
 def validate_X(estimator, X, *, reset):
     """Check ``X`` (dense or CSR, float32/float64 kept as given, finite)."""
     try:
-        return validate_data(
+        X = validate_data(
             estimator, X, accept_sparse="csr", dtype=FLOAT_DTYPES, order="C", reset=reset
         )
     except ValueError as error:
         raise _explain(error) from error
+    if sp.issparse(X):
+        check_csr_structure(X)
+    return X
 
 
 def validate_X_y(estimator, X, y, *, reset):
@@ -55,6 +58,8 @@ def validate_X_y(estimator, X, y, *, reset):
         )
     except ValueError as error:
         raise _explain(error) from error
+    if sp.issparse(X):
+        check_csr_structure(X)
     check_classification_targets(y)
     return X, y
 
@@ -125,7 +130,39 @@ def _class_weight_of(class_weight, label):
 
 
 def kernel_view(X):
-    """What the kernels take: the dense array itself or the CSR triplet (no copy)."""
+    """What the kernels take: the dense array itself or the CSR triplet (no copy),
+    its ``indices`` and ``indptr`` viewed as unsigned integers of the same width
+    (the kernels index faster without wrap-around; see ``_kernels/_rows.py``)."""
     if sp.issparse(X):
-        return (X.data, X.indices, X.indptr)
+        return (X.data, _unsigned(X.indices), _unsigned(X.indptr))
     return X
+
+
+def _unsigned(index):
+    return index.view(np.uint32 if index.dtype.itemsize == 4 else np.uint64)
+
+
+def check_csr_structure(X):
+    """Refuse a CSR matrix whose structure would make the kernels read out of
+    bounds: scipy checks only the lengths of ``indices`` and ``indptr``.
+
+    >>> import scipy.sparse as sp
+    >>> X = sp.csr_matrix(np.eye(2))
+    >>> X.indices[1] = 5
+    >>> check_csr_structure(X)
+    Traceback (most recent call last):
+    ...
+    ValueError: The CSR matrix X has column indices outside [0, 2) (from 0 to 5); it was built from inconsistent arrays. Rebuild it with scipy.sparse.csr_matrix((data, indices, indptr), shape=...) from valid arrays.
+    """
+    indptr, indices = X.indptr, X.indices
+    remedy = ("it was built from inconsistent arrays. Rebuild it with "
+              "scipy.sparse.csr_matrix((data, indices, indptr), shape=...) from valid arrays.")
+    if len(indptr) != X.shape[0] + 1 or indptr[0] != 0 or indptr[-1] > len(indices) or \
+            indptr[-1] > len(X.data) or np.any(indptr[1:] < indptr[:-1]):
+        raise ValueError(f"The CSR matrix X has row pointers (indptr) that are not a "
+                         f"non-decreasing run from 0 to at most the {len(indices)} stored "
+                         f"values; {remedy}")
+    used = indices[:indptr[-1]]
+    if len(used) and (used.min() < 0 or used.max() >= X.shape[1]):
+        raise ValueError(f"The CSR matrix X has column indices outside [0, {X.shape[1]}) "
+                         f"(from {used.min()} to {used.max()}); {remedy}")

@@ -13,7 +13,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_array
 
 from .. import _kernels
-from .._validation import FLOAT_DTYPES, encode_labels
+from .._validation import FLOAT_DTYPES, check_csr_structure, encode_labels, kernel_view
 from ..datasets import ChunkedFile
 from ..engine import run_epoch
 
@@ -149,7 +149,7 @@ def shard_epoch(shard, weights, rule, epoch, score_weights=None, train=True):
     running = [(np.array(c, dtype=np.float64), np.array(b, dtype=np.float64).reshape(-1))
                for c, b in weights]
     for X, codes, sw, order in shard.blocks(rule, epoch):
-        Xk = (X.data, X.indices, X.indptr) if sp.issparse(X) else X
+        Xk = kernel_view(X)
         for p, y in enumerate(rule.targets(codes)):
             outcome, (coef, intercept) = outcomes[p], running[p]
             if rule.track_loss:
@@ -269,6 +269,8 @@ def make_shard(X, labels, sample_weight, seed, classes):
         if sample_weight is not None:
             sample_weight = np.concatenate(sample_weight)
     X = check_array(X, accept_sparse="csr", dtype=FLOAT_DTYPES, order="C")
+    if sp.issparse(X):
+        check_csr_structure(X)
     labels = np.asarray(labels).reshape(-1)
     if len(labels) != X.shape[0]:
         raise ValueError(f"a shard holds {X.shape[0]} rows of X but {len(labels)} labels; "

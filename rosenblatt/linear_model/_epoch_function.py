@@ -8,9 +8,9 @@ driver mixes what the shards return. The estimators run the same kernels.
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 from .. import _kernels
+from .._validation import kernel_view
 from ..base import NATURAL_ORDER
 from ._averaged import Averaging
 
@@ -87,7 +87,7 @@ def run_epoch(X, y, coef, intercept, *, rule="perceptron", sample_weight=None, o
     """
     if rule not in RULES:
         raise ValueError(f"rule must be one of {RULES}, got {rule!r}.")
-    Xk = (X.data, X.indices, X.indptr) if sp.issparse(X) else X
+    Xk = kernel_view(X)
     n = X.shape[0]
     sw = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
     order = NATURAL_ORDER if order is None else np.asarray(order, dtype=np.intp)

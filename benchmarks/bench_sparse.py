@@ -1,0 +1,177 @@
+"""Sparse data against scikit-learn: contenders interleaved in every round, CPU time.
+
+    pip install -e ".[bench]"
+    python benchmarks/bench_sparse.py             # ~10 minutes
+    python benchmarks/bench_sparse.py --quick     # a minute
+
+Each round times every contender once, one after the other, by CPU time
+(``time.process_time``), and each ratio is taken against scikit-learn *in the same
+round*; the table reports the per-round ratios as median [min-max]. A training
+time is the marginal epoch: (fit with 1 + E epochs − fit with 1 epoch) / E, so that
+input checks and label mapping are left out for both sides alike. Sets: a9a and
+w8a (LIBSVM, shared data), a Zipf-distributed 2²⁰-feature set (labels 99.9 %
+negative, so it measures mostly the dot product) and a balanced 2²⁰ set (labels
+from a planted sparse weight vector, median-centred, ~50 distinct values a row).
+"""
+
+import argparse
+import os
+import pathlib
+import platform
+import statistics
+import sys
+import time
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+import sklearn
+import sklearn.linear_model
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from rosenblatt import AveragedPerceptron, LinearUnit, Perceptron  # noqa: E402
+
+warnings.simplefilter("ignore")
+SHARED = ROOT.parent / "shared" / "data"
+
+
+def machine():
+    model, caches = "unknown CPU", []
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    base = pathlib.Path("/sys/devices/system/cpu/cpu0/cache")
+    for index in sorted(base.glob("index*")):
+        try:
+            level = (index / "level").read_text().strip()
+            kind = (index / "type").read_text().strip()
+            size = (index / "size").read_text().strip()
+            caches.append(f"L{level}{'d' if kind == 'Data' else 'i' if kind == 'Instruction' else ''} {size}")
+        except OSError:
+            pass
+    return f"{model}, {os.cpu_count()} cores, caches: {', '.join(caches) or 'unknown'}"
+
+
+def data_sets(quick):
+    from sklearn.datasets import load_svmlight_file
+
+    sets = {}
+    for name, features in (("a9a", 123), ("w8a", 300)):
+        if (SHARED / name).exists():
+            X, y = load_svmlight_file(str(SHARED / name), n_features=features)
+            sets[name] = (sp.csr_matrix(X, dtype=np.float64), y.astype(int))
+    rng = np.random.RandomState(0)
+    n, d = (20_000 if quick else 200_000), 2**20
+    # Zipf: a few features in many rows, most in few
+    k = 50
+    indices = np.minimum(rng.zipf(1.3, size=n * k) - 1, d - 1)
+    X = sp.csr_matrix((rng.rand(n * k), indices, np.arange(0, n * k + 1, k)), shape=(n, d))
+    X.sum_duplicates()
+    w = rng.randn(d) * (rng.rand(d) < 0.01)
+    y = np.where(X @ w > 2.0, 1, -1)
+    sets["Zipf 2^20"] = (X, y)
+    indices = rng.randint(0, d, size=n * k)
+    X = sp.csr_matrix((rng.rand(n * k), indices, np.arange(0, n * k + 1, k)), shape=(n, d))
+    X.sum_duplicates()
+    score = X @ (rng.randn(d) * (rng.rand(d) < 0.05))
+    sets["balanced 2^20"] = (X, np.where(score > np.median(score), 1, -1))
+    return sets
+
+
+def contenders(epochs, shuffle):
+    """(ours, sklearn's) pairs of estimator factories, by name."""
+    order = {"shuffle": "every_epoch" if shuffle else "none"}
+    sk_shuffle = {"shuffle": shuffle, "random_state": 0}
+    return {
+        "Perceptron": (
+            lambda e: Perceptron(max_iter=e, random_state=0, **order),
+            lambda e: sklearn.linear_model.Perceptron(max_iter=e, tol=None, **sk_shuffle)),
+        "AveragedPerceptron": (
+            lambda e: AveragedPerceptron(max_iter=e, random_state=0, **order),
+            lambda e: sklearn.linear_model.SGDClassifier(
+                loss="perceptron", learning_rate="constant", eta0=1, penalty=None,
+                average=True, max_iter=e, tol=None, **sk_shuffle)),
+        "LinearUnit sgd": (
+            lambda e: LinearUnit(solver="sgd", eta=1e-3, tol=0, max_iter=e, init="zeros",
+                                 random_state=0, **order),
+            lambda e: sklearn.linear_model.SGDClassifier(
+                loss="squared_error", learning_rate="constant", eta0=1e-3, penalty=None,
+                max_iter=e, tol=None, **sk_shuffle)),
+    }
+
+
+def cpu(function):
+    start = time.process_time()
+    function()
+    return time.process_time() - start
+
+
+def marginal(make, X, y, epochs):
+    return max(cpu(lambda: make(1 + epochs).fit(X, y)) - cpu(lambda: make(1).fit(X, y)),
+               1e-9) / epochs
+
+
+def summary(ratios):
+    return f"{statistics.median(ratios):5.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--epochs", type=int, default=5)
+    args = parser.parse_args(argv)
+    rounds = args.rounds or (3 if args.quick else 7)
+    print(f"# {machine()}")
+    print(f"# Python {platform.python_version()}, numpy {np.__version__}, scikit-learn "
+          f"{sklearn.__version__}; {rounds} rounds, CPU time, marginal epoch of {args.epochs}")
+    print(f"# speed-up = sklearn's time / ours, per round: median [min-max]\n")
+    print(f"{'data':16s} {'contender':34s} {'ours s/epoch':>13s} {'speed-up vs sklearn':>22s}")
+    failures = []
+    for name, (X, y) in data_sets(args.quick).items():
+        for shuffle in (False, True):
+            for who, (ours, theirs) in contenders(args.epochs, shuffle).items():
+                if shuffle and who != "Perceptron":
+                    continue
+                ours(1).fit(X[:100], y[:100])  # compile outside the timing
+                ratios, times = [], []
+                for _ in range(rounds):
+                    mine = marginal(ours, X, y, args.epochs)
+                    peer = marginal(theirs, X, y, args.epochs)
+                    ratios.append(peer / mine)
+                    times.append(mine)
+                label = f"{who}{' (shuffled)' if shuffle else ''}"
+                print(f"{name:16s} {label:34s} {statistics.median(times):13.5f} "
+                      f"{summary(ratios):>22s}")
+                target = (1.5 if shuffle else 2.0) if who == "Perceptron" else \
+                    (2.0 if who == "AveragedPerceptron" else 1.0)
+                if statistics.median(ratios) < target:
+                    failures.append(f"{label} on {name}: {statistics.median(ratios):.2f}x "
+                                    f"(target {target}x)")
+        model = Perceptron(max_iter=3, random_state=0).fit(X, y)
+        peer = sklearn.linear_model.Perceptron(max_iter=3, tol=None).fit(X, y)
+        ratios = []
+        for _ in range(rounds):
+            mine = cpu(lambda: model.decision_function(X))
+            theirs = cpu(lambda: peer.decision_function(X))
+            ratios.append(theirs / mine)
+        print(f"{name:16s} {'decision_function':34s} {mine:13.5f} {summary(ratios):>22s}")
+        if statistics.median(ratios) < 1.5:
+            failures.append(f"decision_function on {name}: {statistics.median(ratios):.2f}x "
+                            "(target 1.5x)")
+    print()
+    for failure in failures:
+        print(f"FAIL  {failure}")
+    if not failures:
+        print("PASS  every sparse target")
+
+
+if __name__ == "__main__":
+    main()
