@@ -14,6 +14,7 @@ from ._residuals import LINEAR_UNIT, PERCEPTRON, Residual
 from ._scoring import (
     activation,
     decision_function,
+    decision_function_parallel,
     misclassified_rows,
     squared_loss,
     update_row,
@@ -28,6 +29,7 @@ __all__ = [
     "batch_epoch",
     "batch_gradient",
     "decision_function",
+    "decision_function_parallel",
     "misclassified_rows",
     "multiclass_epoch",
     "online_epoch",

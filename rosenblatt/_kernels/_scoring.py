@@ -39,12 +39,27 @@ def update_row(X, i, w, step):
     row_axpy(X, i, w, step)
 
 
-@jit(parallel=True)
+@jit
 def decision_function(X, coef, intercept):
-    """``X @ coef.T + intercept`` accumulated in float64, rows in parallel.
+    """``X @ coef.T + intercept`` accumulated in float64, one row after another.
 
     ``coef`` is (n_problems, n_features) float64; float32 ``X`` is read as is,
     never copied to float64.
+    """
+    n = n_rows(X)
+    out = np.empty((n, coef.shape[0]))
+    for i in range(n):
+        for k in range(coef.shape[0]):
+            out[i, k] = row_dot(X, i, coef[k]) + intercept[k]
+    return out
+
+
+@jit(parallel=True)
+def decision_function_parallel(X, coef, intercept):
+    """:func:`decision_function` with the rows shared among numba's threads.
+
+    Only call it from the main thread: numba's default (workqueue) threading
+    layer aborts the process when two threads run parallel kernels at once.
     """
     n = n_rows(X)
     out = np.empty((n, coef.shape[0]))

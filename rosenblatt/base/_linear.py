@@ -7,7 +7,10 @@ the mean, the pocket) and computes ``decision_function``. :class:`Traced` adds
 ``record=True``'s trace.
 """
 
+import threading
+
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _kernels
@@ -135,8 +138,22 @@ class Traced:
         return self._recorder_class(coef, intercept, classes) if self.record else None
 
 
+#: Stored values (times problems) from which scoring runs on several threads.
+PARALLEL_SCORING_CELLS = 4_000_000
+
+
 def _linear_scores(X, coef, intercept):
-    """``X @ coef.T + intercept`` in float64 (float32 X read as is)."""
+    """``X @ coef.T + intercept`` in float64 (float32 X read as is).
+
+    Large inputs are scored on numba's threads, but only from the main thread:
+    numba's default threading layer aborts the process when two threads run
+    parallel kernels at once, so other threads (one-vs-rest training, a user's
+    thread pool) use the serial kernel.
+    """
     coef = np.ascontiguousarray(coef, dtype=np.float64)
     intercept = np.ascontiguousarray(intercept, dtype=np.float64)
-    return _kernels.decision_function(kernel_view(X), coef, intercept)
+    cells = (X.nnz if sp.issparse(X) else X.size) * coef.shape[0]
+    parallel = cells >= PARALLEL_SCORING_CELLS and \
+        threading.current_thread() is threading.main_thread()
+    kernel = _kernels.decision_function_parallel if parallel else _kernels.decision_function
+    return kernel(kernel_view(X), coef, intercept)
