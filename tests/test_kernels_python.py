@@ -44,6 +44,11 @@ for rule, labels in (("perceptron", y.astype(float)), ("linear_unit", y.astype(f
     for layout, data in (("dense", X), ("csr", sp.csr_matrix(X))):
         result = run_epoch(data, labels, np.zeros(3), 0.0, rule=rule, average=True, eta=0.01)
         out["run_epoch" + rule + layout] = [result.coef.tolist(), result.coef_sum.tolist()]
+# a CSR matrix wider than the L2 cache: the prefetching dot
+wide = sp.csr_matrix((np.ones(120), rng.randint(0, 2**18, size=120), np.arange(0, 121, 3)),
+                     shape=(40, 2**18))
+model = Perceptron(shuffle="none", max_iter=4).fit(wide, y)
+out["prefetching csr"] = [model.intercept_.tolist(), model.decision_function(wide).tolist()]
 print(json.dumps(out))
 """
 
@@ -57,7 +62,7 @@ def run(disable_jit):
 
 def test_python_kernels_equal_compiled_kernels():
     python, compiled = run(True), run(False)
-    assert python.keys() == compiled.keys() and len(python) == 26
+    assert python.keys() == compiled.keys() and len(python) == 27
     for key in python:
         for a, b in zip(python[key], compiled[key]):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12, err_msg=key)
