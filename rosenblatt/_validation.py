@@ -129,25 +129,13 @@ def _class_weight_of(class_weight, label):
         ) from error
 
 
-#: Weights (float64 bytes) beyond which the CSR dot prefetches: the L2 cache size.
-PREFETCH_BYTES = 1 << 20
-#: How many stored values ahead it prefetches (measured best of 64, 128, 256).
-PREFETCH_DISTANCE = 128
-
-
 def kernel_view(X):
     """What the kernels take: the dense array itself or the CSR triplet (no copy),
     its ``indices`` and ``indptr`` viewed as unsigned integers of the same width
-    (the kernels index faster without wrap-around; see ``_kernels/_rows.py``),
-    and for weights larger than the L2 cache a prefetch distance as a fourth
-    element."""
-    if not sp.issparse(X):
-        return X
-    indptr = _unsigned(X.indptr)
-    view = (X.data, _unsigned(X.indices), indptr)
-    if X.shape[1] * 8 > PREFETCH_BYTES:
-        view += (indptr.dtype.type(PREFETCH_DISTANCE),)
-    return view
+    (the kernels index faster without wrap-around; see ``_kernels/_rows.py``)."""
+    if sp.issparse(X):
+        return (X.data, _unsigned(X.indices), _unsigned(X.indptr))
+    return X
 
 
 def _unsigned(index):

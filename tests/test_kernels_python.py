@@ -44,11 +44,11 @@ for rule, labels in (("perceptron", y.astype(float)), ("linear_unit", y.astype(f
     for layout, data in (("dense", X), ("csr", sp.csr_matrix(X))):
         result = run_epoch(data, labels, np.zeros(3), 0.0, rule=rule, average=True, eta=0.01)
         out["run_epoch" + rule + layout] = [result.coef.tolist(), result.coef_sum.tolist()]
-# a CSR matrix wider than the L2 cache: the prefetching dot
+# a wide CSR matrix (weights beyond the L2 cache)
 wide = sp.csr_matrix((np.ones(120), rng.randint(0, 2**18, size=120), np.arange(0, 121, 3)),
                      shape=(40, 2**18))
 model = Perceptron(shuffle="none", max_iter=4).fit(wide, y)
-out["prefetching csr"] = [model.intercept_.tolist(), model.decision_function(wide).tolist()]
+out["wide csr"] = [model.intercept_.tolist(), model.decision_function(wide).tolist()]
 print(json.dumps(out))
 """
 

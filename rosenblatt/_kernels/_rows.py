@@ -8,10 +8,6 @@ sparse twin (and the float32/float64, int32/int64-index variants) from it.
 An epoch visits the rows of an ``order`` array, or every row in turn when
 ``order`` is empty: the common "no shuffling" case then reads no index array.
 
-A CSR triplet may carry a fourth element, a prefetch distance (see
-:mod:`._prefetch`): the CSR dot then prefetches the weights of the values that
-distance ahead. Its presence is a compile-time choice, like the rest.
-
 CSR ``indices`` and ``indptr`` arrive as unsigned views (see
 :func:`rosenblatt._validation.kernel_view`; validation has checked that they
 are in range): with signed indices numba must allow negative (wrap-around)
@@ -28,8 +24,6 @@ The plain-Python bodies below are what runs under ``NUMBA_DISABLE_JIT=1``.
 from numba import types
 from numba.extending import overload, register_jitable
 
-from ._prefetch import prefetch
-
 
 @register_jitable
 def _dense_dot(X, i, w):
@@ -41,27 +35,9 @@ def _dense_dot(X, i, w):
 
 @register_jitable
 def _csr_dot(X, i, w):
-    data, indices, indptr = X[0], X[1], X[2]
+    data, indices, indptr = X
     total = 0.0
     for k in range(indptr[i], indptr[i + 1]):
-        total += data[k] * w[indices[k]]
-    return total
-
-
-@register_jitable
-def _csr_dot_prefetching(X, i, w):
-    """:func:`_csr_dot` that prefetches the weights ``distance = X[3]`` stored
-    values ahead in the flat CSR arrays (the rows that follow in natural order);
-    split in two loops so that the hot one has no bounds test."""
-    data, indices, indptr, distance = X[0], X[1], X[2], X[3]
-    start, end = indptr[i], indptr[i + 1]
-    last = indptr[indptr.shape[0] - 1]  # of the type of indptr, as distance is
-    limit = start if last < distance else min(end, max(start, last - distance))
-    total = 0.0
-    for k in range(start, limit):
-        prefetch(w, indices[k + distance])
-        total += data[k] * w[indices[k]]
-    for k in range(limit, end):
         total += data[k] * w[indices[k]]
     return total
 
@@ -74,7 +50,7 @@ def _dense_axpy(X, i, w, step):
 
 @register_jitable
 def _csr_axpy(X, i, w, step):
-    data, indices, indptr = X[0], X[1], X[2]
+    data, indices, indptr = X
     for k in range(indptr[i], indptr[i + 1]):
         w[indices[k]] += step * data[k]
 
@@ -128,22 +104,19 @@ def _epoch_row_overload(order, t):
     return lambda order, t: order[t] if order.shape[0] > 0 else t
 
 
-def _csr_row_dot(X, i, w):
-    return _csr_dot_prefetching(X, i, w) if len(X) == 4 else _csr_dot(X, i, w)
-
-
-@overload(_csr_row_dot, jit_options={"fastmath": False})
-def _csr_row_dot_overload(X, i, w):
-    if len(X) == 4:  # (data, indices, indptr, prefetch distance)
-        return lambda X, i, w: _csr_dot_prefetching(X, i, w)
-    return lambda X, i, w: _csr_dot(X, i, w)
+@overload(row_dot, jit_options={"fastmath": False})
+def _row_dot_csr_overload(X, i, w):
+    # compiled without reassociation (see the module docstring)
+    if isinstance(X, types.BaseTuple):
+        return _csr_dot
+    return None
 
 
 @overload(row_dot)
-def _row_dot_overload(X, i, w):
-    if isinstance(X, types.BaseTuple):
-        return lambda X, i, w: _csr_row_dot(X, i, w)
-    return _dense_dot
+def _row_dot_dense_overload(X, i, w):
+    if not isinstance(X, types.BaseTuple):
+        return _dense_dot
+    return None
 
 
 @overload(row_axpy)
