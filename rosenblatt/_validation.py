@@ -12,6 +12,8 @@ from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
+from ._kernels import csr_structure
+
 #: dtypes the kernels read as they are; anything else is converted to float64.
 FLOAT_DTYPES = (np.float64, np.float32)
 
@@ -152,17 +154,18 @@ def check_csr_structure(X):
     >>> check_csr_structure(X)
     Traceback (most recent call last):
     ...
-    ValueError: The CSR matrix X has column indices outside [0, 2) (from 0 to 5); it was built from inconsistent arrays. Rebuild it with scipy.sparse.csr_matrix((data, indices, indptr), shape=...) from valid arrays.
+    ValueError: The CSR matrix X has a column index 5 outside [0, 2); it was built from inconsistent arrays. Rebuild it with scipy.sparse.csr_matrix((data, indices, indptr), shape=...) from valid arrays.
     """
-    indptr, indices = X.indptr, X.indices
     remedy = ("it was built from inconsistent arrays. Rebuild it with "
               "scipy.sparse.csr_matrix((data, indices, indptr), shape=...) from valid arrays.")
-    if len(indptr) != X.shape[0] + 1 or indptr[0] != 0 or indptr[-1] > len(indices) or \
-            indptr[-1] > len(X.data) or np.any(indptr[1:] < indptr[:-1]):
+    indptr, indices = X.indptr, X.indices
+    problem = 1 if len(indptr) != X.shape[0] + 1 or len(X.data) < len(indices) else 0
+    if not problem:  # one compiled pass, no temporary arrays
+        problem, bad = csr_structure(indptr, indices, X.shape[1])
+    if problem == 1:
         raise ValueError(f"The CSR matrix X has row pointers (indptr) that are not a "
                          f"non-decreasing run from 0 to at most the {len(indices)} stored "
                          f"values; {remedy}")
-    used = indices[:indptr[-1]]
-    if len(used) and (used.min() < 0 or used.max() >= X.shape[1]):
-        raise ValueError(f"The CSR matrix X has column indices outside [0, {X.shape[1]}) "
-                         f"(from {used.min()} to {used.max()}); {remedy}")
+    if problem == 2:
+        raise ValueError(f"The CSR matrix X has a column index {bad} outside "
+                         f"[0, {X.shape[1]}); {remedy}")

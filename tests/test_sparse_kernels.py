@@ -76,3 +76,32 @@ def test_kernel_view_is_unsigned_and_copies_nothing():
     data, indices, indptr = _validation.kernel_view(X)
     assert indices.dtype == np.uint32 and indptr.dtype == np.uint32
     assert np.shares_memory(indices, X.indices) and data is X.data
+
+
+def _malformed(kind):
+    X = sp.csr_matrix(np.eye(4))
+    if kind == "negative index":
+        X.indices[0] = -1
+    elif kind == "index past the last column":
+        X.indices[2] = 4
+    elif kind == "decreasing indptr":
+        X.indptr[1] = 3
+    elif kind == "indptr past the data":
+        X.indptr[4] = 9
+    return X
+
+
+MALFORMED = ["negative index", "index past the last column", "decreasing indptr",
+             "indptr past the data"]
+
+
+@pytest.mark.parametrize("kind", MALFORMED)
+def test_malformed_csr_is_refused_before_any_kernel_reads_it(kind):
+    """scipy checks only the lengths; a kernel trusting these indices would read
+    out of bounds (a crash, or a silent read of another column)."""
+    X = _malformed(kind)
+    with pytest.raises(ValueError, match="CSR matrix X has .* Rebuild it"):
+        Perceptron().fit(X, [0, 1, 1, 0])
+    model = Perceptron(shuffle="none").fit(np.eye(4), [0, 1, 1, 0])
+    with pytest.raises(ValueError, match="CSR matrix X has .* Rebuild it"):
+        model.predict(X)

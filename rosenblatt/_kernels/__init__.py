@@ -8,6 +8,7 @@ Validation happens once, in the public estimators; kernels never check again.
 """
 
 from ._batch import batch_epoch, batch_gradient
+from ._checks import csr_structure
 from ._multiclass import multiclass_epoch
 from ._online import online_epoch
 from ._residuals import LINEAR_UNIT, PERCEPTRON, Residual
@@ -28,6 +29,7 @@ __all__ = [
     "activation",
     "batch_epoch",
     "batch_gradient",
+    "csr_structure",
     "decision_function",
     "decision_function_parallel",
     "misclassified_rows",
