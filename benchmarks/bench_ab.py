@@ -20,7 +20,7 @@ CHILD = r"""
 import json, time, warnings, sys
 import numpy as np, scipy.sparse as sp
 warnings.simplefilter("ignore")
-from rosenblatt import AveragedPerceptron, LinearUnit, MulticlassPerceptron, Perceptron, PocketPerceptron
+from rosenblatt import AveragedPerceptron, LinearUnit, MulticlassPerceptron, Perceptron
 
 def data():
     rng = np.random.RandomState(0)
@@ -41,7 +41,8 @@ CONTENDERS = {
     "Perceptron": lambda k: Perceptron(max_iter=k, shuffle="none"),
     "Perceptron shuffled": lambda k: Perceptron(max_iter=k, random_state=0),
     "AveragedPerceptron": lambda k: AveragedPerceptron(max_iter=k, shuffle="none"),
-    "LinearUnit sgd": lambda k: LinearUnit(solver="sgd", eta=1e-4, tol=0, max_iter=k, shuffle="none"),
+    "LinearUnit sgd": lambda k: LinearUnit(solver="sgd", eta=1e-4, tol=0, max_iter=k,
+                                           shuffle="none"),
     "LinearUnit batch": lambda k: LinearUnit(eta=1e-7, tol=0, max_iter=k),
 }
 
@@ -50,7 +51,8 @@ def cpu(f):
 
 out = {}
 for name, (X, y) in data().items():
-    contenders = ({"MulticlassPerceptron": lambda k: MulticlassPerceptron(max_iter=k, shuffle="none"),
+    contenders = ({"MulticlassPerceptron":
+                       lambda k: MulticlassPerceptron(max_iter=k, shuffle="none"),
                    "Perceptron OvR": lambda k: Perceptron(max_iter=k, shuffle="none")}
                   if name.startswith("multiclass") else CONTENDERS)
     for who, make in contenders.items():

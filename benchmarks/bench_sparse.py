@@ -8,9 +8,10 @@ Each round times every contender once, one after the other, by CPU time
 (``time.process_time``), and each ratio is taken against scikit-learn *in the same
 round*; the table reports the per-round ratios as median [min-max]. A training
 time is the marginal epoch: (fit with 1 + E epochs − fit with 1 epoch) / E, so that
-input checks and label mapping are left out for both sides alike. ``decision_function`` is reported by CPU time and by wall time (it
-runs on several threads for large inputs; its target is judged on wall time, what
-a user waits for). Sets: a9a and
+input checks and label mapping are left out for both sides alike.
+``decision_function`` is reported by CPU time and by wall time (it runs on
+several threads for large inputs; its target is judged on wall time, what a user
+waits for). Sets: a9a and
 w8a (LIBSVM, shared data), a Zipf-distributed 2²⁰-feature set (labels 99.9 %
 negative, so it measures mostly the dot product) and a balanced 2²⁰ set (labels
 from a planted sparse weight vector, median-centred, ~50 distinct values a row).
@@ -55,7 +56,8 @@ def machine():
             level = (index / "level").read_text().strip()
             kind = (index / "type").read_text().strip()
             size = (index / "size").read_text().strip()
-            caches.append(f"L{level}{'d' if kind == 'Data' else 'i' if kind == 'Instruction' else ''} {size}")
+            suffix = {"Data": "d", "Instruction": "i"}.get(kind, "")
+            caches.append(f"L{level}{suffix} {size}")
         except OSError:
             pass
     return f"{model}, {os.cpu_count()} cores, caches: {', '.join(caches) or 'unknown'}"
@@ -160,7 +162,7 @@ def main(argv=None):
     print(f"# {machine()}")
     print(f"# Python {platform.python_version()}, numpy {np.__version__}, scikit-learn "
           f"{sklearn.__version__}; {rounds} rounds, CPU time, marginal epoch of {args.epochs}")
-    print(f"# speed-up = sklearn's time / ours, per round: median [min-max]\n")
+    print("# speed-up = sklearn's time / ours, per round: median [min-max]\n")
     print(f"{'data':16s} {'contender':34s} {'ours s/epoch':>13s} {'speed-up vs sklearn':>22s}")
     failures = []
     for name, (X, y) in data_sets(args.quick).items():

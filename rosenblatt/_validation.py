@@ -154,7 +154,9 @@ def check_csr_structure(X):
     >>> check_csr_structure(X)
     Traceback (most recent call last):
     ...
-    ValueError: The CSR matrix X has a column index 5 outside [0, 2); it was built from inconsistent arrays. Rebuild it with scipy.sparse.csr_matrix((data, indices, indptr), shape=...) from valid arrays.
+    ValueError: The CSR matrix X has a column index 5 outside [0, 2); it was built
+    from inconsistent arrays. Rebuild it with
+    scipy.sparse.csr_matrix((data, indices, indptr), shape=...) from valid arrays.
     """
     remedy = ("it was built from inconsistent arrays. Rebuild it with "
               "scipy.sparse.csr_matrix((data, indices, indptr), shape=...) from valid arrays.")

@@ -6,7 +6,7 @@ import scipy.sparse as sp
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.exceptions import ConvergenceWarning
 
-from rosenblatt import MulticlassPerceptron, Perceptron
+from rosenblatt import MulticlassPerceptron
 
 from . import _reference as ref
 

@@ -1,6 +1,5 @@
 """Files read a block of rows at a time, for training on data larger than memory."""
 
-import pathlib
 
 import numpy as np
 from sklearn.datasets import load_svmlight_file

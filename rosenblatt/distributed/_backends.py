@@ -68,16 +68,16 @@ class DaskBackend:
         shards = []
         for (function, args), place in zip(makers, places):
             # arrays go to the shard's worker directly, not through the task graph
-            args = [self.client.scatter(arg, workers=[place], hash=False) if _is_data(arg) else arg
-                    for arg in args]
+            args = [self.client.scatter(arg, workers=[place], hash=False)
+                    if _is_data(arg) else arg for arg in args]
             shards.append(self.client.submit(function, *args, workers=[place],
                                              allow_other_workers=False, pure=False))
         return shards
 
     def map(self, function, shards, *args):
         """``function(shard, *args)`` on the worker of each shard, results in shard order."""
-        shared = [self.client.scatter(arg, broadcast=True, hash=False) if _worth_scattering(arg) else arg
-                  for arg in args]
+        shared = [self.client.scatter(arg, broadcast=True, hash=False)
+                  if _worth_scattering(arg) else arg for arg in args]
         futures = [self.client.submit(function, shard, *shared, workers=[place],
                                       allow_other_workers=False, pure=False)
                    for shard, place in zip(shards, self.places)]
