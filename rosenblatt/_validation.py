@@ -12,7 +12,7 @@ from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, validate_data
 
-from ._kernels import csr_structure
+from ._kernels import all_ones, csr_structure
 
 #: dtypes the kernels read as they are; anything else is converted to float64.
 FLOAT_DTYPES = (np.float64, np.float32)
@@ -134,9 +134,11 @@ def _class_weight_of(class_weight, label):
 def kernel_view(X):
     """What the kernels take: the dense array itself or the CSR triplet (no copy),
     its ``indices`` and ``indptr`` viewed as unsigned integers of the same width
-    (the kernels index faster without wrap-around; see ``_kernels/_rows.py``)."""
+    (the kernels index faster without wrap-around; see ``_kernels/_rows.py``);
+    ``data`` is ``None`` when every stored value is 1, for the binary twins."""
     if sp.issparse(X):
-        return (X.data, _unsigned(X.indices), _unsigned(X.indptr))
+        data = None if all_ones(X.data[:X.indptr[-1]]) else X.data
+        return (data, _unsigned(X.indices), _unsigned(X.indptr))
     return X
 
 

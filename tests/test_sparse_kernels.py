@@ -105,3 +105,20 @@ def test_malformed_csr_is_refused_before_any_kernel_reads_it(kind):
     model = Perceptron(shuffle="none").fit(np.eye(4), [0, 1, 1, 0])
     with pytest.raises(ValueError, match="CSR matrix X has .* Rebuild it"):
         model.predict(X)
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS[:4], ids=repr)
+def test_binary_values_path_changes_no_result(estimator, monkeypatch, recwarn):
+    """All-ones CSR values take the twins that do not read them: the weights and
+    scores are those of the general CSR loop, bit for bit."""
+    X, y = wide(np.int32)
+    X.data[:] = 1.0
+    assert _validation.kernel_view(X)[0] is None
+    binary = type(estimator)(**estimator.get_params()).fit(X, y)
+    binary_scores = binary.decision_function(X)
+    monkeypatch.setattr(_validation, "all_ones", lambda values: False)
+    assert _validation.kernel_view(X)[0] is X.data
+    general = type(estimator)(**estimator.get_params()).fit(X, y)
+    assert_array_equal(binary.coef_, general.coef_)
+    assert_array_equal(binary.intercept_, general.intercept_)
+    assert_array_equal(binary_scores, general.decision_function(X))

@@ -8,7 +8,7 @@ Validation happens once, in the public estimators; kernels never check again.
 """
 
 from ._batch import batch_epoch, batch_gradient
-from ._checks import csr_structure
+from ._checks import all_ones, csr_structure
 from ._multiclass import multiclass_epoch
 from ._online import online_epoch
 from ._residuals import LINEAR_UNIT, PERCEPTRON, Residual
@@ -27,6 +27,7 @@ __all__ = [
     "PERCEPTRON",
     "Residual",
     "activation",
+    "all_ones",
     "batch_epoch",
     "batch_gradient",
     "csr_structure",

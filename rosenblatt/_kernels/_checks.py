@@ -32,3 +32,12 @@ def csr_structure(indptr, indices, n_columns):
     if high >= n_columns:
         return 2, high
     return 0, 0
+
+
+@jit
+def all_ones(values):
+    """Whether every value is exactly 1 (a branch-free reduction)."""
+    others = 0
+    for k in range(values.shape[0]):
+        others += values[k] != 1.0
+    return others == 0
