@@ -11,19 +11,111 @@ kernel's ``w += step * x`` round differently from the replayed trace and the Num
 oracles).
 """
 
+import functools
+import hashlib
+import os
+import tempfile
+import warnings
+
 import numba
+from numba.core import caching
 
 FASTMATH = frozenset({"reassoc", "nsz"})
 
-#: Options shared by every kernel: compiled once and cached on disk next to the
-#: module (``NUMBA_CACHE_DIR`` moves the cache), and free of the GIL so that
-#: one-vs-rest can train its binary problems on several threads.
+#: Options shared by every kernel: compiled once and cached on disk (see
+#: :func:`cache_folder`), and free of the GIL so that one-vs-rest can train its
+#: binary problems on several threads.
 JIT_OPTIONS = dict(nopython=True, nogil=True, cache=True, fastmath=set(FASTMATH))
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def cache_folder():
+    """Where the compiled kernels are kept: ``NUMBA_CACHE_DIR`` when set, else
+    ``$XDG_CACHE_HOME/rosenblatt/numba`` (``~/.cache/rosenblatt/numba``).
+
+    Never inside the package: a cache written into ``site-packages`` shadows an
+    editable install of the same clone, and fails where the package is read-only.
+
+    >>> folder = cache_folder()
+    >>> folder == numba.config.CACHE_DIR or folder.endswith(os.path.join("rosenblatt", "numba"))
+    True
+    """
+    if numba.config.CACHE_DIR:
+        return numba.config.CACHE_DIR
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "rosenblatt", "numba")
+
+
+@functools.lru_cache(maxsize=None)
+def _kernel_sources_hash():
+    """One stamp for every kernel: a hash of all the compiled code's sources.
+
+    numba stamps a cached function with its own file only, so a change to a
+    shared primitive (``_kernels/_rows.py``) would leave the kernels of the other
+    files stale in the cache; hashing them all invalidates every kernel at once.
+    """
+    digest = hashlib.sha256()
+    folder = os.path.join(_PACKAGE, "_kernels")
+    for name in sorted(os.listdir(folder)) + ["../_config.py"]:
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), "rb") as source:
+                digest.update(name.encode() + source.read())
+    return digest.hexdigest()
+
+
+# numba names these without the leading underscore since 0.61
+_UserProvidedCacheLocator = getattr(caching, "UserProvidedCacheLocator", None) or \
+    caching._UserProvidedCacheLocator
+_CacheImpl = getattr(caching, "CacheImpl", None) or caching._CacheImpl
+
+
+class KernelCacheLocator(_UserProvidedCacheLocator):
+    """numba's cache locator for rosenblatt's kernels (and only those): the
+    cache in :func:`cache_folder`, stamped with :func:`_kernel_sources_hash`."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(cache_folder(), self.get_suitable_cache_subpath(py_file))
+
+    def get_source_stamp(self):
+        return _kernel_sources_hash()
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if numba.config.CACHE_DIR or not os.path.abspath(py_file).startswith(_PACKAGE):
+            return None  # NUMBA_CACHE_DIR is numba's own business; other code too
+        locator = cls(py_func, py_file)
+        locator.ensure_cache_path()
+        return locator
+
+
+_CacheImpl._locator_classes.insert(0, KernelCacheLocator)
+
+
+@functools.lru_cache(maxsize=None)
+def caching_possible():
+    """Whether the cache folder can be written; if not, warn once and compile the
+    kernels in every process instead (a read-only container, say)."""
+    folder = cache_folder()
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as error:
+        warnings.warn(
+            f"rosenblatt cannot write its compiled kernels to {folder} ({error}); they will "
+            "be compiled again in every process. Set NUMBA_CACHE_DIR to a writable folder "
+            "to keep them.", RuntimeWarning, stacklevel=2,
+        )
+        return False
+    return True
 
 
 def jit(function=None, **overrides):
     """``numba.njit`` with the project's options; usable bare or with overrides."""
     options = {**JIT_OPTIONS, **overrides}
+    options["cache"] = options["cache"] and caching_possible()
     if function is None:
         return lambda f: numba.jit(**options)(f)
     return numba.jit(**options)(function)
