@@ -112,13 +112,34 @@ def row_weights(X, codes, classes, sample_weight, class_weight):
         sample_weight, X, dtype=np.float64, ensure_non_negative=True, copy=True
     )
     if class_weight is not None:
-        y_codes = np.arange(len(classes))
-        per_class = compute_class_weight(
-            class_weight, classes=y_codes, y=codes
-        ) if class_weight == "balanced" else np.array(
-            [_class_weight_of(class_weight, label) for label in classes], dtype=np.float64
+        weights *= class_weights(class_weight, classes, codes)[codes]
+    return weights
+
+
+def class_weights(class_weight, classes, codes=None):
+    """The weight of each class, in the order of ``classes``, from a dict (missing
+    classes weigh 1) or ``"balanced"`` (from the class codes of the rows).
+
+    >>> class_weights({"yes": 2}, np.array(["no", "yes"])).tolist()
+    [1.0, 2.0]
+    """
+    if isinstance(class_weight, str):  # "balanced"
+        return compute_class_weight(class_weight, classes=np.arange(len(classes)), y=codes)
+    known = set(classes.tolist())
+    unknown = [key for key in class_weight if key not in known]
+    if unknown:
+        raise ValueError(
+            f"class_weight has keys {unknown!r} that are not classes of y "
+            f"{classes.tolist()!r}; use the labels themselves as keys."
         )
-        weights *= per_class[codes]
+    weights = np.array([_class_weight_of(class_weight, label) for label in classes.tolist()])
+    bad = [label for label, weight in zip(classes.tolist(), weights)
+           if not np.isfinite(weight) or weight < 0]
+    if bad:
+        raise ValueError(
+            f"class_weight must be finite and non-negative; got "
+            f"{ {label: class_weight.get(label) for label in bad}!r}."
+        )
     return weights
 
 

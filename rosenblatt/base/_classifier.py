@@ -188,8 +188,8 @@ class OnlineMixin:
         self
         """
         first = not hasattr(self, "_problems")
+        self._validate_params()  # every call: set_params may have changed them
         if first:
-            self._validate_params()
             if classes is None:
                 raise ValueError(
                     "classes must be passed on the first call to partial_fit: every label "

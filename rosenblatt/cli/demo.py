@@ -19,6 +19,10 @@ HELP = (
 )
 
 
+#: Target lines drawn at most before giving up on a sample with both classes.
+_REDRAWS = 1000
+
+
 @dataclass(frozen=True)
 class DemoResult:
     """The numbers of one run of the demo, and the pictures it wrote (if any)."""
@@ -61,11 +65,17 @@ def run_demo(n_samples=20, *, test_points=100_000, seed=0, out="rosenblatt-demo"
     >>> result.n_samples, result.e_in
     (20, 0.0)
     """
+    if n_samples < 2:
+        raise ValueError(f"the demo needs at least 2 points (one on each side of the "
+                         f"target line); got n_samples={n_samples}")
     rng = np.random.RandomState(seed)
-    while True:  # a line near a corner can leave a small sample with one class
+    for _ in range(_REDRAWS):  # a line near a corner can leave a small sample with one class
         X, y, target = make_target_line(n_samples, random_state=rng)
         if len(set(y.tolist())) == 2:
             break
+    else:
+        raise ValueError(f"{_REDRAWS} random target lines each left all {n_samples} points "
+                         "on one side; use more points")
     model = PLA(init="zeros", record=True, random_state=rng).fit(X, y)
     hypothesis = np.r_[model.intercept_, model.coef_[0]]
     e_out = out_of_sample_error(model, target, test_points, random_state=rng)
@@ -87,20 +97,25 @@ def run_demo(n_samples=20, *, test_points=100_000, seed=0, out="rosenblatt-demo"
     return DemoResult(**{**result.__dict__, "pictures": (png, gif), "n_frames": frames})
 
 
-def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return value
+def _whole_number_from(least):
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            value = 0
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
+        if value < least:
+            raise argparse.ArgumentTypeError(f"expected at least {least}, got {text!r}")
+        return value
+
+    return parse
 
 
 def add_arguments(parser):
-    parser.add_argument("-n", "--n-samples", type=_positive_int, default=20,
-                        help="training points N (default: 20)")
-    parser.add_argument("--test-points", type=_positive_int, default=100_000,
+    parser.add_argument("-n", "--n-samples", type=_whole_number_from(2), default=20,
+                        help="training points N, at least 2 (default: 20)")
+    parser.add_argument("--test-points", type=_whole_number_from(1), default=100_000,
                         help="fresh points for the Monte Carlo E_out (default: 100000)")
     parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
     parser.add_argument("--out", default="rosenblatt-demo",

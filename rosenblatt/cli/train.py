@@ -62,6 +62,9 @@ def train(model, path, *, label=None, chunk_size=None, epochs=None, show_progres
         return _train_on_shards(model, path, label, shards, scheduler)
     if scheduler is not None:
         raise ValueError("--scheduler needs --shards (the number of shards to train on)")
+    if epochs is not None and chunk_size is None:
+        raise ValueError("--epochs counts passes over a file read with --chunk-size; in "
+                         "memory, set the model's epochs with --set max_iter=N")
     if chunk_size is not None:
         return _train_in_chunks(model, path, label, chunk_size, epochs, show_progress)
     X, y = read_data(path, label)

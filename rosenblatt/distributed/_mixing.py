@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clo
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
-from .._validation import check_classes, check_random_state, validate_X_y
+from .._validation import check_classes, check_random_state, class_weights, validate_X_y
 from ..base import warn
 from ..linear_model import (
     PLA,
@@ -316,8 +316,7 @@ class ParameterMixing(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             counts = np.sum(backend.map(class_counts, shards, n_classes), axis=0)
             weights = counts.sum() / (n_classes * np.maximum(counts, 1))
         else:
-            weights = np.array([float(model.class_weight.get(label, 1.0))
-                                for label in plan.classes])
+            weights = class_weights(model.class_weight, plan.classes)
         return Rule(**{**rule.__dict__, "class_weights": weights})
 
     @staticmethod

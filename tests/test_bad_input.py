@@ -1,0 +1,51 @@
+"""Bad input gets a clear ValueError that says what to do (issue 12's catalogue,
+begun): one named case per kind of bad input."""
+
+import numpy as np
+import pytest
+
+from rosenblatt import AveragedPerceptron, Perceptron
+from rosenblatt.cli import main
+
+X4 = np.array([[0.0, 0], [0, 1], [1, 0], [1, 1]])
+Y4 = np.array([0, 0, 0, 1])
+
+
+@pytest.mark.parametrize("class_weight,message", [
+    ({0: 1.0, 7: 2.0}, r"class_weight has keys \[7\] that are not classes of y \[0, 1\]"),
+    ({0: -1.0}, "class_weight must be finite and non-negative"),
+    ({1: float("nan")}, "class_weight must be finite and non-negative"),
+    ({1: float("inf")}, "class_weight must be finite and non-negative"),
+    ({1: "heavy"}, r"class_weight\[1\] must be a number"),
+])
+def test_class_weight_that_cannot_apply_is_refused(class_weight, message):
+    with pytest.raises(ValueError, match=message):
+        Perceptron(class_weight=class_weight).fit(X4, Y4)
+    with pytest.raises(ValueError, match=message):
+        AveragedPerceptron(class_weight=class_weight).partial_fit(X4, Y4, classes=[0, 1])
+
+
+def test_string_labels_take_string_keys():
+    model = Perceptron(class_weight={"yes": 2.0}, shuffle="none", max_iter=50)
+    model.fit(X4, np.where(Y4 == 1, "yes", "no"))
+    assert model.converged_
+
+
+def test_set_params_between_partial_fit_calls_is_checked():
+    model = Perceptron().partial_fit(X4, Y4, classes=[0, 1])
+    model.set_params(eta=-5)
+    with pytest.raises(ValueError, match="'eta' parameter of Perceptron must be"):
+        model.partial_fit(X4, Y4)
+
+
+def test_demo_with_one_point_refuses_instead_of_looping_forever(capsys):
+    assert main(["demo", "-n", "1", "--no-pictures"]) == 2
+    assert "expected at least 2, got '1'" in capsys.readouterr().err
+
+
+def test_epochs_without_chunk_size_is_refused(tmp_path, capsys):
+    data = tmp_path / "and.csv"
+    main(["datasets", "--export", "and", "-o", str(data)])
+    capsys.readouterr()
+    assert main(["train", str(data), "--epochs", "3", "-o", str(tmp_path / "m.npz")]) == 2
+    assert "--set max_iter=N" in capsys.readouterr().err
