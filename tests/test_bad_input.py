@@ -49,3 +49,39 @@ def test_epochs_without_chunk_size_is_refused(tmp_path, capsys):
     capsys.readouterr()
     assert main(["train", str(data), "--epochs", "3", "-o", str(tmp_path / "m.npz")]) == 2
     assert "--set max_iter=N" in capsys.readouterr().err
+
+
+from rosenblatt import (  # noqa: E402
+    PLA,
+    BatchPerceptron,
+    KernelPerceptron,
+    MulticlassPerceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+)
+
+XOR_X = np.array([[1.0, 2], [2, 1], [-1, -3], [3, -2]])
+XOR_Y = np.array([0, 1, 1, 0])
+OVERFLOWING = [Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron,
+               BatchPerceptron, MulticlassPerceptron, PLA]
+
+
+@pytest.mark.parametrize("cls", OVERFLOWING, ids=lambda cls: cls.__name__)
+def test_weights_that_overflow_are_refused_not_reported_converged(cls):
+    """eta = 1e308 overflows the weights to inf and then NaN, and a NaN activation
+    is never a mistake: without the check the run 'converged' with a NaN model."""
+    with pytest.raises(ValueError, match="infinite or NaN weights .* Scale X"):
+        cls(eta=1e308).fit(XOR_X, XOR_Y)
+
+
+def test_huge_sample_weights_are_refused_the_same_way():
+    with pytest.raises(ValueError, match="infinite or NaN weights in epoch 1"):
+        Perceptron(shuffle="none").fit(XOR_X, XOR_Y, sample_weight=[1e308] * 4)
+
+
+def test_a_kernel_returning_nan_is_refused():
+    def broken(A, B):
+        return np.full((len(A), len(B)), np.nan)
+
+    with pytest.raises(ValueError, match="KernelPerceptron ran into infinite or NaN"):
+        KernelPerceptron(kernel=broken).fit(XOR_X, XOR_Y)

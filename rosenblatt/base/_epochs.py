@@ -36,7 +36,9 @@ class EpochLoop:
             problem.n_updates += n_updates
             if self._on_epoch is not None:
                 self._on_epoch(problem)
-            if self._stop(problem, data, n_updates):
+            stop = self._stop(problem, data, n_updates)
+            problem.check_finite(type(self).__name__, f"in epoch {problem.n_iter}")
+            if stop:
                 break
             if stop_early is not None and stop_early(problem):
                 problem.stopped_early = True

@@ -54,6 +54,13 @@ class RuleState:
         """The weights the model exposes, from the running ones."""
         return coef, intercept
 
+    def is_finite(self, problem):
+        """Whether the running and the published weights are all finite numbers."""
+        with np.errstate(all="ignore"):  # inf − inf in a mean: the answer is "no"
+            published = problem.published()
+        return all(np.all(np.isfinite(array)) for array in
+                   (problem.coef, problem.intercept, *published))
+
 
 @dataclass
 class Problem:
@@ -82,3 +89,13 @@ class Problem:
     def published(self):
         """``(coef, intercept)`` as the model exposes them (see :class:`RuleState`)."""
         return self.state.published(self.coef, self.intercept, int(self.seen[0]))
+
+    def check_finite(self, model, where):
+        """Refuse weights that overflowed: a NaN activation is never a mistake, so
+        such a run would otherwise claim to have converged."""
+        if not self.state.is_finite(self):
+            raise ValueError(
+                f"{model} ran into infinite or NaN weights {where}: the features, eta or "
+                "the sample weights are too large for float64 arithmetic. Scale X (e.g. "
+                "sklearn.preprocessing.StandardScaler), or lower eta or the weights."
+            )

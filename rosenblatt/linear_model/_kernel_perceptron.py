@@ -49,6 +49,10 @@ class DualState(RuleState):
             self._slot_of, self._columns, self._cached_bytes = {}, {}, 0
         return self._f
 
+    def is_finite(self, problem):
+        return bool(np.isfinite(problem.intercept).all() and np.isfinite(self.dual).all()
+                    and (self._f is None or np.isfinite(self._f).all()))
+
     def end_call(self):
         self._X = self._f = None
         self._slot_of, self._columns, self._cached_bytes = {}, {}, 0

@@ -136,6 +136,7 @@ class PLA(Traced, LinearModel, PerceptronClassifier):
             _kernels.update_row(data.Xk, i, coef, step)
             if self.fit_intercept:
                 intercept[0] += step
+            problem.check_finite("PLA", f"at update {problem.n_updates + 1}")
             problem.n_updates += 1
             problem.n_iter += 1
             if self._on_epoch is not None:
