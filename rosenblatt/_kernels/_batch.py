@@ -24,7 +24,7 @@ def batch_gradient(X, y, sw, rule, w, b, log):
         if sw[i] == 0.0:
             continue
         activation = row_dot(X, i, w) + b[0]
-        e = rule.residual(y[i], activation)
+        e = rule.residual(y[i], activation, 0.0)
         if e != 0.0:
             row_axpy(X, i, gradient, sw[i] * e)
             bias_gradient += sw[i] * e

@@ -9,19 +9,30 @@ step, switched off by passing ``None`` (numba then compiles the loop without it)
 from numba.extending import register_jitable
 
 from .._config import jit
+from ._penalty import (
+    decay,
+    end_example,
+    fold,
+    regularisation,
+    scaled_axpy,
+    scaled_dot,
+    truncate,
+)
 from ._rows import epoch_length, epoch_row, row_axpy, row_dot
 from ._scoring import weighted_errors
 
 
 @jit
-def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, average, pocket):
+def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, average, pocket,
+                 penalty):
     """One pass of an online rule over the rows ``order`` (Daumé Alg. 5).
 
-    For each row ``i``: ``a = w·x_i + b`` and the residual ``e = rule.residual(y_i, a)``
-    (see :mod:`._residuals`); when ``e != 0``, ``w += eta sw_i e x_i`` and
-    ``b += eta sw_i e``. For the perceptron ``e`` is ``y_i`` on a mistake
-    (``y_i a <= 0``) and 0 otherwise. Rows with zero weight are skipped as if
-    absent: they neither update nor count as examples.
+    For each row ``i``: ``a = w·x_i + b`` and the residual
+    ``e = rule.residual(y_i, a, ‖x_i‖²)`` (see :mod:`._residuals`); when
+    ``e != 0``, ``w += eta sw_i e x_i`` and ``b += eta sw_i e``. For the
+    perceptron ``e`` is ``y_i`` on a mistake (``y_i a <= margin``) and 0
+    otherwise. Rows with zero weight (and rows the rule skips) are passed over
+    as if absent: they neither update nor count as examples.
 
     weights = (w, b, seen)
         float64 weights (n_features,), bias (1,), and int64 ``seen[0]``, the
@@ -33,43 +44,69 @@ def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, averag
         See :func:`_average_step`.
     pocket = (w, b, errors) or None
         See :func:`_pocket_step`.
+    penalty = (params, scalars, q) or None
+        scikit-learn's L2/L1 regularisation; ``w`` is then kept as ``s · v``
+        (see :mod:`._penalty`).
 
-    Returns the number of updates (rows with a non-zero residual) in the epoch.
+    Returns ``(updates, objective)``: the number of rows with a non-zero
+    residual, and the sum over the epoch's examples of ``rule.loss`` (plus the
+    regularisation term, with a penalty) at the time each was met, which is
+    scikit-learn's stopping criterion (unweighted, as there).
     """
     w, b, seen = weights
     # the bias and the example count live in registers during the loop
     bias, count = b[0], seen[0]
     n_updates = 0
+    objective = 0.0
     for t in range(epoch_length(X, order)):
         i = epoch_row(order, t)
         if sw[i] == 0.0:
             continue
+        sqnorm = rule.sqnorm(X, i)
+        if rule.skips(sqnorm):
+            continue
         count += 1
-        activation = row_dot(X, i, w) + bias
-        e = rule.residual(y[i], activation)
+        dot = row_dot(X, i, w)
+        activation = (dot if penalty is None else scaled_dot(dot, penalty)) + bias
+        objective += rule.loss(y[i], activation)
+        if penalty is not None:
+            objective += regularisation(penalty)
+            decay(w, average, penalty)
+        e = rule.residual(y[i], activation, sqnorm)
         if e != 0.0:
             step = eta * sw[i] * e
-            row_axpy(X, i, w, step)
+            if penalty is None:
+                row_axpy(X, i, w, step)
+            else:
+                scaled_axpy(X, i, w, step, average, penalty)
             if fit_intercept:
                 bias += step
             if average is not None:
-                _average_step(X, i, average, float(count) * step, fit_intercept)
+                _average_step(X, i, average, float(count) * step, fit_intercept, penalty)
             if log is not None:
                 _log_step(log, n_updates, i, activation, count)
             n_updates += 1
             if pocket is not None:
                 _pocket_step(X, y, sw, w, bias, pocket)
+        if penalty is not None:
+            if penalty[0][1] > 0.0:
+                truncate(X, i, w, average, penalty)
+            end_example(penalty)
+    if penalty is not None:
+        fold(w, average, penalty)
     b[0], seen[0] = bias, count
-    return n_updates
+    return n_updates, objective
 
 
 @register_jitable
-def _average_step(X, i, average, weighted_step, fit_intercept):
+def _average_step(X, i, average, weighted_step, fit_intercept, penalty):
     """Daumé Alg. 7's cached weights: on an update at example number ``c``,
     ``u += c · step · x`` and ``β += c · step``; ``weighted_step`` is ``c · step``.
-    The mean of the weights then costs nothing on correct examples."""
+    The mean of the weights then costs nothing on correct examples. (With a
+    penalty, ``u`` is kept by the update itself: see :mod:`._penalty`.)"""
     u, beta = average
-    row_axpy(X, i, u, weighted_step)
+    if penalty is None:
+        row_axpy(X, i, u, weighted_step)
     if fit_intercept:
         beta[0] += weighted_step
 

@@ -146,3 +146,40 @@ def _row_axpy_overload(X, i, w, step):
     if isinstance(X, types.BaseTuple):
         return _binary_csr_axpy if isinstance(X[0], types.NoneType) else _csr_axpy
     return _dense_axpy
+
+
+@register_jitable
+def _dense_sqnorm(X, i):
+    total = 0.0
+    for j in range(X.shape[1]):
+        total += X[i, j] * X[i, j]
+    return total
+
+
+@register_jitable
+def _csr_sqnorm(X, i):
+    data, indptr = X[0], X[2]
+    total = 0.0
+    for k in range(indptr[i], indptr[i + 1]):
+        total += data[k] * data[k]
+    return total
+
+
+@register_jitable
+def _binary_csr_sqnorm(X, i):
+    indptr = X[2]
+    return float(indptr[i + 1] - indptr[i])
+
+
+def row_sqnorm(X, i):
+    """``‖x_i‖²`` for row ``i`` of ``X`` (the passive-aggressive step needs it)."""
+    if isinstance(X, tuple):
+        return _binary_csr_sqnorm(X, i) if X[0] is None else _csr_sqnorm(X, i)
+    return _dense_sqnorm(X, i)
+
+
+@overload(row_sqnorm)
+def _row_sqnorm_overload(X, i):
+    if isinstance(X, types.BaseTuple):
+        return _binary_csr_sqnorm if isinstance(X[0], types.NoneType) else _csr_sqnorm
+    return _dense_sqnorm

@@ -14,7 +14,7 @@ its epoch and its state; ``ARCHITECTURE.md`` walks through adding one.
 """
 
 from ._classifier import OnlineMixin, PerceptronClassifier, on_epoch, warn
-from ._epochs import NATURAL_ORDER, EpochLoop
+from ._epochs import NATURAL_ORDER, EpochLoop, ToleranceStop
 from ._linear import LinearModel, Traced
 from ._parameters import CONSTRAINTS, constraints
 from ._problem import Problem, RuleState, TrainingData
@@ -28,6 +28,7 @@ __all__ = [
     "PerceptronClassifier",
     "Problem",
     "RuleState",
+    "ToleranceStop",
     "Traced",
     "TrainingData",
     "constraints",

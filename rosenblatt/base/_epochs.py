@@ -26,6 +26,10 @@ class EpochLoop:
         problem.converged = n_updates == 0
         return problem.converged
 
+    def _score_tol(self):
+        """Hook: the ``tol`` of scikit-learn's stopping rule, or None (the textbook rule)."""
+        return
+
     def _train(self, problem, data, partial):
         stop_early = None
         if self.early_stopping and not partial:
@@ -80,15 +84,54 @@ class EpochLoop:
         X_val, y_val, w_val = data.X[held_out], data.y[held_out], data.sw[held_out]
         total = w_val.sum()
         best, stale = -np.inf, 0
+        tol = self._score_tol()
 
         def stop(problem):
             nonlocal best, stale
             errors = self._problem_errors(problem, X_val, y_val, w_val)
             score = 1.0 - errors / total if total > 0 else 0.0
-            if score > best:
-                best, stale = score, 0
-            else:
-                stale += 1
+            # without tol: any gain counts; with it, scikit-learn's rule
+            improved = score > best if tol is None else score >= best + tol
+            stale = 0 if improved else stale + 1
+            best = max(best, score)
             return stale >= self.n_iter_no_change
 
         return data.with_weights(train_weights), stop
+
+
+class ToleranceStop:
+    """Mixin: the ``tol`` parameter, scikit-learn's stopping rule.
+
+    With ``tol=None`` training follows the texts: it ends after an epoch without
+    a mistake. With a number it ends as scikit-learn's SGD does, whatever the
+    mistakes: after ``n_iter_no_change`` epochs in a row whose mean training
+    loss (measured on each example as it is met, before its update) was not
+    below the best so far minus ``tol``. Early stopping with ``tol`` uses the
+    same rule on the held-out accuracy, improvements of at least ``tol``.
+    """
+
+    def _score_tol(self):
+        return self.tol
+
+    def _stop(self, problem, data, n_updates):
+        if self.tol is None:
+            return super()._stop(problem, data, n_updates)
+        if self.early_stopping:
+            return False  # the held-out accuracy decides (see _hold_out)
+        loss = problem.epoch_loss
+        if loss > problem.best_loss - self.tol:
+            problem.n_no_improvement += 1
+        else:
+            problem.n_no_improvement = 0
+        problem.best_loss = min(problem.best_loss, loss)
+        problem.converged = problem.n_no_improvement >= self.n_iter_no_change
+        return problem.converged
+
+    def _not_converged_message(self, which):
+        if self.tol is None:
+            return super()._not_converged_message(which)
+        return (
+            f"{type(self).__name__} ran max_iter={self.max_iter} epochs{which} and its "
+            f"training loss was still improving by more than tol={self.tol}; increase "
+            "max_iter, or tol."
+        )

@@ -35,6 +35,11 @@ CONSTRAINTS = {
     "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
     "n_jobs": [Integral, None],
     "average": ["boolean"],
+    "margin": [Interval(Real, 0, None, closed="left")],
+    "tol": [Interval(Real, 0, None, closed="left"), None],
+    "penalty": [StrOptions({"l2", "l1", "elasticnet"}), None],
+    "alpha": [Interval(Real, 0, None, closed="left")],
+    "l1_ratio": [Interval(Real, 0, 1, closed="both")],
 }
 
 

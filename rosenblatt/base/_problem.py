@@ -41,11 +41,11 @@ class RuleState:
 
     def kernel_average(self):
         """``(u, beta)`` for the kernel's averaging step, or ``None``."""
-        return None
+        return
 
     def kernel_pocket(self, data):
         """``(w, b, errors)`` for the kernel's pocket step, or ``None``."""
-        return None
+        return
 
     def add_updates(self, data, rows, positions, steps):
         """Called after an epoch with its updates (when ``logs_updates``)."""
@@ -85,6 +85,13 @@ class Problem:
     stopped_early: bool = False
     #: the permutation of ``shuffle="once"``, drawn on the first epoch
     order: np.ndarray = None
+    #: mean training loss of the last epoch (scikit-learn's objective), for ``tol``
+    epoch_loss: float = None
+    #: the lowest ``epoch_loss`` so far, and the epochs since it last improved by ``tol``
+    best_loss: float = np.inf
+    n_no_improvement: int = 0
+    #: scikit-learn's regularisation state during one call, or None (see _kernels._penalty)
+    penalty: tuple = None
 
     def published(self):
         """``(coef, intercept)`` as the model exposes them (see :class:`RuleState`)."""

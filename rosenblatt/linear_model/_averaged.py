@@ -4,9 +4,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..base import EpochLoop, LinearModel, OnlineMixin, PerceptronClassifier, RuleState, Traced
+from ..base import (
+    EpochLoop,
+    LinearModel,
+    OnlineMixin,
+    PerceptronClassifier,
+    RuleState,
+    ToleranceStop,
+    Traced,
+)
 from ._online import OnlineRule
-from ._perceptron import EpochRuleParameters
+from ._perceptron import PenalizedRuleParameters
 
 
 @dataclass
@@ -32,17 +40,23 @@ class Averaging(RuleState):
     beta: np.ndarray
     coef_start: np.ndarray
     intercept_start: np.ndarray
+    #: with a penalty the kernel keeps ``u`` as minus the sum of the weights
+    #: instead (see rosenblatt._kernels._penalty); None where no penalty applies
+    decayed: bool = None
 
     @classmethod
-    def start(cls, coef, intercept):
+    def start(cls, coef, intercept, decayed=None):
         """Empty sums, for running weights that start at ``coef``, ``intercept``."""
-        return cls(np.zeros_like(coef), np.zeros_like(intercept), coef.copy(), intercept.copy())
+        return cls(np.zeros_like(coef), np.zeros_like(intercept), coef.copy(), intercept.copy(),
+                   decayed)
 
     def kernel_average(self):
         return self.u, self.beta
 
     def total(self, coef, intercept, seen):
         """Sum of the weights after each of the ``seen`` examples."""
+        if self.decayed:
+            return -self.u, (seen + 1) * intercept - self.intercept_start - self.beta
         return ((seen + 1) * coef - self.coef_start - self.u,
                 (seen + 1) * intercept - self.intercept_start - self.beta)
 
@@ -51,6 +65,9 @@ class Averaging(RuleState):
         weights themselves before any example)."""
         if seen == 0:
             return coef.copy(), intercept.copy()
+        if self.decayed:
+            return -self.u / seen, \
+                intercept - (self.beta - (intercept - self.intercept_start)) / seen
         # w − (u − (w − w₀)) / T: the same as total / T, with less rounding
         return (coef - (self.u - (coef - self.coef_start)) / seen,
                 intercept - (self.beta - (intercept - self.intercept_start)) / seen)
@@ -58,8 +75,8 @@ class Averaging(RuleState):
     published = mean
 
 
-class AveragedPerceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, LinearModel,
-                         EpochLoop, PerceptronClassifier):
+class AveragedPerceptron(OnlineMixin, OnlineRule, PenalizedRuleParameters, Traced, LinearModel,
+                         ToleranceStop, EpochLoop, PerceptronClassifier):
     """Perceptron that predicts with the average of its weights over training.
 
     Training is the perceptron's (see :class:`Perceptron`): the running weights
@@ -82,12 +99,35 @@ class AveragedPerceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, L
     ----------
     eta : float, default=1.0
         Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    margin : float, default=0.0
+        A mistake is ``y a <= margin`` (>= 0): with a positive margin the rule
+        also updates on examples it gets right by no more than ``margin``, which
+        pushes the boundary away from them (scikit-learn keeps this threshold at
+        0). From a zero start the mistake bound becomes ``(R² + 2 margin/eta)/γ²``
+        (:func:`rosenblatt.theory.mistake_bound`).
+    penalty : {"l2", "l1", "elasticnet"} or None, default=None
+        Regularisation as in scikit-learn's ``Perceptron``: every example shrinks
+        the weights by ``1 − (1 − l1_ratio) eta alpha`` (the L2 part), and the
+        L1 part moves the weights of the example's features towards 0 by the
+        penalty accumulated so far, never past 0 (Tsuruoka et al. 2009; for
+        dense rows every feature, for CSR rows the stored ones, as there). The
+        bias is not penalised. ``None``: the textbook rule.
+    alpha : float, default=0.0001
+        Strength of the penalty (>= 0).
+    l1_ratio : float, default=0.15
+        Share of L1 in ``"elasticnet"`` (0: L2 only, 1: L1 only).
     fit_intercept : bool, default=True
         Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
         feature x₀ = 1 with its weight first). False: the boundary passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
+    tol : float or None, default=None
+        ``None``: stop after the first epoch without a mistake (the texts). A
+        number: scikit-learn's rule instead — stop once the epoch's mean training
+        loss (``max(0, margin − y a)``, each example's taken when it is met) has not fallen
+        below the best so far minus ``tol`` for ``n_iter_no_change`` epochs in a
+        row. The command line's ``train`` uses ``tol=1e-3``, as scikit-learn.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -112,7 +152,8 @@ class AveragedPerceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, L
     validation_fraction : float, default=0.1
         Share of rows held out for early stopping.
     n_iter_no_change : int, default=5
-        Epochs without improvement of the held-out accuracy before stopping.
+        Epochs without improvement before stopping: of the held-out accuracy
+        with ``early_stopping``, else of the training loss when ``tol`` is set.
     n_jobs : int or None, default=None
         Threads for one-vs-rest (one binary problem per thread); -1 for every
         core. Results do not depend on it.
@@ -153,7 +194,7 @@ class AveragedPerceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, L
     """
 
     def _new_state(self, coef, intercept):
-        return Averaging.start(coef, intercept)
+        return Averaging.start(coef, intercept, decayed=self.penalty is not None)
 
     def _publish(self):
         self.n_examples_ = int(max(p.seen[0] for p in self._problems))

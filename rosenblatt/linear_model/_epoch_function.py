@@ -103,9 +103,9 @@ def run_epoch(X, y, coef, intercept, *, rule="perceptron", sample_weight=None, o
         )
     else:
         residual = _kernels.PERCEPTRON if rule == "perceptron" else _kernels.LINEAR_UNIT
-        n_updates = _kernels.online_epoch(
+        n_updates, _ = _kernels.online_epoch(
             Xk, np.asarray(y, dtype=np.float64), sw, order, eta, fit_intercept, residual,
-            (coef, intercept, seen), None, arrays, None,
+            (coef, intercept, seen), None, arrays, None, None,
         )
     n_examples = int(seen[0])
     sums = (None, None) if averaging is None else averaging.total(coef, intercept, n_examples)

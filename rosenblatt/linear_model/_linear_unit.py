@@ -225,11 +225,12 @@ class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
         if history.start_loss is None:
             history.begin(_loss(problem, data), problem.coef, problem.intercept)
         if self.solver == "sgd":
-            return _kernels.online_epoch(
+            n_updates, _ = _kernels.online_epoch(
                 data.Xk, data.y, data.sw, order, self.eta_, self.fit_intercept,
                 _kernels.LINEAR_UNIT, (problem.coef, problem.intercept, problem.seen),
-                None, None, None,
+                None, None, None, None,
             )
+            return n_updates
         _kernels.batch_epoch(data.Xk, data.y, data.sw, self.eta_, self.fit_intercept,
                              _kernels.LINEAR_UNIT, problem.coef, problem.intercept, None)
         return 1

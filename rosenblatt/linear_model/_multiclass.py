@@ -3,7 +3,14 @@
 import numpy as np
 
 from .. import _kernels
-from ..base import EpochLoop, LinearModel, OnlineMixin, PerceptronClassifier, Traced, constraints
+from ..base import (
+    EpochLoop,
+    LinearModel,
+    OnlineMixin,
+    PerceptronClassifier,
+    Traced,
+    constraints,
+)
 from ..trace import MulticlassTraceRecorder
 from ._averaged import Averaging
 from ._online import update_log
@@ -26,12 +33,21 @@ class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, EpochLoop, Perceptr
     ----------
     eta : float, default=1.0
         Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    margin : float, default=0.0
+        A mistake is a wrong prediction or, with ``margin > 0``, a right one whose
+        score leads the best other class's by no more than ``margin``.
     fit_intercept : bool, default=True
         Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
         feature x₀ = 1 with its weight first). False: the boundary passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
+    tol : float or None, default=None
+        ``None``: stop after the first epoch without a mistake (the texts). A
+        number: scikit-learn's rule instead — stop once the epoch's mean training
+        loss (``max(0, margin + s_rival − s_y)``, each example's taken when it is met) has not fallen
+        below the best so far minus ``tol`` for ``n_iter_no_change`` epochs in a
+        row. The command line's ``train`` uses ``tol=1e-3``, as scikit-learn.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -55,7 +71,8 @@ class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, EpochLoop, Perceptr
     validation_fraction : float, default=0.1
         Share of rows held out for early stopping.
     n_iter_no_change : int, default=5
-        Epochs without improvement of the held-out accuracy before stopping.
+        Epochs without improvement before stopping: of the held-out accuracy
+        with ``early_stopping``, else of the training loss when ``tol`` is set.
 
     Attributes
     ----------

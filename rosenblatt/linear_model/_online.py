@@ -12,19 +12,23 @@ from .. import _kernels
 
 
 class OnlineRule:
-    """Mixin: ``_epoch`` for binary online rules; ``_residual`` says which rule."""
+    """Mixin: ``_epoch`` for binary online rules; ``_rule()`` says which rule."""
 
-    #: the perceptron's residual e = y − q (see rosenblatt._kernels._residuals)
-    _residual = _kernels.PERCEPTRON
+    def _rule(self):
+        """The kernel's :class:`~rosenblatt._kernels.Residual`: the perceptron's
+        e = y − q, with a mistake at ``y a <= margin``."""
+        return _kernels.Residual("perceptron", margin=self.margin)
 
     def _epoch(self, problem, data, order):
         state, recorder = problem.state, problem.recorder
         log = update_log(data.n_rows) if recorder is not None or state.logs_updates else None
-        n_updates = _kernels.online_epoch(
-            data.Xk, data.y, data.sw, order, self.eta, self.fit_intercept, self._residual,
+        seen = int(problem.seen[0])
+        n_updates, objective = _kernels.online_epoch(
+            data.Xk, data.y, data.sw, order, self.eta, self.fit_intercept, self._rule(),
             (problem.coef, problem.intercept, problem.seen), log,
-            state.kernel_average(), state.kernel_pocket(data),
+            state.kernel_average(), state.kernel_pocket(data), problem.penalty,
         )
+        problem.epoch_loss = objective / max(int(problem.seen[0]) - seen, 1)
         if log is not None:
             rows, activations, positions = (column[:n_updates] for column in log)
             steps = self.eta * data.sw[rows] * data.y[rows]

@@ -9,22 +9,28 @@ from ..base import (
     LinearModel,
     OnlineMixin,
     PerceptronClassifier,
+    ToleranceStop,
     Traced,
     constraints,
 )
 from ._online import OnlineRule
+from ._penalty import Regularized
 
 #: The parameters of the epoch rules of the perceptron family.
 EPOCH_RULE_PARAMETERS = (
-    "eta", "fit_intercept", "max_iter", "shuffle", "init", "random_state", "record",
-    "class_weight", "warm_start", "early_stopping", "validation_fraction",
+    "eta", "margin", "fit_intercept", "max_iter", "tol", "shuffle", "init", "random_state",
+    "record", "class_weight", "warm_start", "early_stopping", "validation_fraction",
     "n_iter_no_change", "n_jobs",
 )
 
+#: ... and of those that take scikit-learn's regularisation.
+PENALIZED_RULE_PARAMETERS = EPOCH_RULE_PARAMETERS[:2] + ("penalty", "alpha", "l1_ratio") + \
+    EPOCH_RULE_PARAMETERS[2:]
+
 
 class EpochRuleParameters:
-    """The ``__init__`` of the perceptron, averaged, voted and pocket rules, which
-    take the same parameters (scikit-learn reads them from this signature)."""
+    """The ``__init__`` of the voted and pocket rules, which take the same
+    parameters (scikit-learn reads them from this signature)."""
 
     _PARAMETERS = EPOCH_RULE_PARAMETERS
     _parameter_constraints = constraints(EPOCH_RULE_PARAMETERS)
@@ -33,8 +39,10 @@ class EpochRuleParameters:
         self,
         *,
         eta=1.0,
+        margin=0.0,
         fit_intercept=True,
         max_iter=1000,
+        tol=None,
         shuffle="every_epoch",
         init="zeros",
         random_state=None,
@@ -47,8 +55,10 @@ class EpochRuleParameters:
         n_jobs=None,
     ):
         self.eta = eta
+        self.margin = margin
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
         self.shuffle = shuffle
         self.init = init
         self.random_state = random_state
@@ -61,8 +71,57 @@ class EpochRuleParameters:
         self.n_jobs = n_jobs
 
 
-class Perceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, LinearModel, EpochLoop,
-                 PerceptronClassifier):
+class PenalizedRuleParameters(Regularized):
+    """The ``__init__`` of the perceptron and the averaged perceptron: the epoch
+    rules' parameters and scikit-learn's ``penalty``, ``alpha``, ``l1_ratio``."""
+
+    _PARAMETERS = PENALIZED_RULE_PARAMETERS
+    _parameter_constraints = constraints(PENALIZED_RULE_PARAMETERS)
+
+    def __init__(
+        self,
+        *,
+        eta=1.0,
+        margin=0.0,
+        penalty=None,
+        alpha=0.0001,
+        l1_ratio=0.15,
+        fit_intercept=True,
+        max_iter=1000,
+        tol=None,
+        shuffle="every_epoch",
+        init="zeros",
+        random_state=None,
+        record=False,
+        class_weight=None,
+        warm_start=False,
+        early_stopping=False,
+        validation_fraction=0.1,
+        n_iter_no_change=5,
+        n_jobs=None,
+    ):
+        self.eta = eta
+        self.margin = margin
+        self.penalty = penalty
+        self.alpha = alpha
+        self.l1_ratio = l1_ratio
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+        self.shuffle = shuffle
+        self.init = init
+        self.random_state = random_state
+        self.record = record
+        self.class_weight = class_weight
+        self.warm_start = warm_start
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.n_jobs = n_jobs
+
+
+class Perceptron(OnlineMixin, OnlineRule, PenalizedRuleParameters, Traced, LinearModel,
+                 ToleranceStop, EpochLoop, PerceptronClassifier):
     """The classic perceptron: an update on every mistake, epoch after epoch.
 
     For each row in turn, ``a = w·x + b``; if ``y a <= 0`` (Daumé stresses ≤: a
@@ -79,12 +138,35 @@ class Perceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, LinearMod
     ----------
     eta : float, default=1.0
         Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    margin : float, default=0.0
+        A mistake is ``y a <= margin`` (>= 0): with a positive margin the rule
+        also updates on examples it gets right by no more than ``margin``, which
+        pushes the boundary away from them (scikit-learn keeps this threshold at
+        0). From a zero start the mistake bound becomes ``(R² + 2 margin/eta)/γ²``
+        (:func:`rosenblatt.theory.mistake_bound`).
+    penalty : {"l2", "l1", "elasticnet"} or None, default=None
+        Regularisation as in scikit-learn's ``Perceptron``: every example shrinks
+        the weights by ``1 − (1 − l1_ratio) eta alpha`` (the L2 part), and the
+        L1 part moves the weights of the example's features towards 0 by the
+        penalty accumulated so far, never past 0 (Tsuruoka et al. 2009; for
+        dense rows every feature, for CSR rows the stored ones, as there). The
+        bias is not penalised. ``None``: the textbook rule.
+    alpha : float, default=0.0001
+        Strength of the penalty (>= 0).
+    l1_ratio : float, default=0.15
+        Share of L1 in ``"elasticnet"`` (0: L2 only, 1: L1 only).
     fit_intercept : bool, default=True
         Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
         feature x₀ = 1 with its weight first). False: the boundary passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
+    tol : float or None, default=None
+        ``None``: stop after the first epoch without a mistake (the texts). A
+        number: scikit-learn's rule instead — stop once the epoch's mean training
+        loss (``max(0, margin − y a)``, each example's taken when it is met) has not fallen
+        below the best so far minus ``tol`` for ``n_iter_no_change`` epochs in a
+        row. The command line's ``train`` uses ``tol=1e-3``, as scikit-learn.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -107,7 +189,8 @@ class Perceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, LinearMod
     validation_fraction : float, default=0.1
         Share of rows held out for early stopping.
     n_iter_no_change : int, default=5
-        Epochs without improvement of the held-out accuracy before stopping.
+        Epochs without improvement before stopping: of the held-out accuracy
+        with ``early_stopping``, else of the training loss when ``tol`` is set.
     n_jobs : int or None, default=None
         Threads for one-vs-rest (one binary problem per thread); -1 for every
         core. Results do not depend on it.

@@ -7,7 +7,15 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import validate_X
-from ..base import EpochLoop, LinearModel, OnlineMixin, PerceptronClassifier, RuleState, Traced
+from ..base import (
+    EpochLoop,
+    LinearModel,
+    OnlineMixin,
+    PerceptronClassifier,
+    RuleState,
+    ToleranceStop,
+    Traced,
+)
 from ..trace import survival_counts
 from ._online import OnlineRule
 from ._perceptron import EpochRuleParameters
@@ -103,7 +111,7 @@ class Vote:
 
 
 class VotedPerceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, LinearModel,
-                      EpochLoop, PerceptronClassifier):
+                      ToleranceStop, EpochLoop, PerceptronClassifier):
     """Perceptron whose every weight vector votes, weighted by how long it survived.
 
     Training is the perceptron's (see :class:`Perceptron`). Each weight vector
@@ -124,12 +132,24 @@ class VotedPerceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, Line
     ----------
     eta : float, default=1.0
         Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    margin : float, default=0.0
+        A mistake is ``y a <= margin`` (>= 0): with a positive margin the rule
+        also updates on examples it gets right by no more than ``margin``, which
+        pushes the boundary away from them (scikit-learn keeps this threshold at
+        0). From a zero start the mistake bound becomes ``(R² + 2 margin/eta)/γ²``
+        (:func:`rosenblatt.theory.mistake_bound`).
     fit_intercept : bool, default=True
         Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
         feature x₀ = 1 with its weight first). False: the boundary passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
+    tol : float or None, default=None
+        ``None``: stop after the first epoch without a mistake (the texts). A
+        number: scikit-learn's rule instead — stop once the epoch's mean training
+        loss (``max(0, margin − y a)``, each example's taken when it is met) has not fallen
+        below the best so far minus ``tol`` for ``n_iter_no_change`` epochs in a
+        row. The command line's ``train`` uses ``tol=1e-3``, as scikit-learn.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -152,7 +172,8 @@ class VotedPerceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, Line
     validation_fraction : float, default=0.1
         Share of rows held out for early stopping.
     n_iter_no_change : int, default=5
-        Epochs without improvement of the held-out accuracy before stopping.
+        Epochs without improvement before stopping: of the held-out accuracy
+        with ``early_stopping``, else of the training loss when ``tol`` is set.
     n_jobs : int or None, default=None
         Threads for one-vs-rest (one binary problem per thread); -1 for every
         core. Results do not depend on it.

@@ -1,0 +1,181 @@
+"""scikit-learn's regularisation inside the online loop, at sparse cost.
+
+With ``penalty`` the weights are kept as ``w = s · v``: the L2 shrink
+``w ← decay · w`` that every example applies is one multiplication of the
+scalar ``s`` (scikit-learn's ``WeightVector``), and an update ``w += c x``
+touches only the row's features, ``v += (c/s) x``. When ``s`` falls below
+1e-9 it is folded into ``v``, as scikit-learn does, and at the end of every
+epoch, so that the running weights between epochs are ``v`` itself.
+
+The L1 part is the cumulative truncated gradient of Tsuruoka, Tsujii &
+Ananiadou (2009), scikit-learn's ``l1penalty``: after each example every
+weight of the row's features moves towards 0 by what the penalty has added up
+to so far (``u``) less what it already took from that weight (``q_j``), and
+never past 0. For dense rows that is every feature, for a CSR row its stored
+ones, as in scikit-learn.
+
+The averaged weights are kept exactly under the shrink: with ``P`` the sum of
+the scales so far, ``Σ_t w_t = v P − U`` where ``U`` adds ``P · Δv`` on every
+change ``Δv`` of ``v`` (an update or a truncation); Daumé's Alg. 7 is the case
+``s = 1``. For the stopping rule the kernel also keeps ``‖w‖²`` and ``‖v‖₁``
+up to date, for scikit-learn's objective ``loss + α((1−ρ)‖w‖²/2 + ρ‖w‖₁)``.
+
+penalty = (params, scalars, q)
+    params: float64 (decay, l1_step, alpha·(1−ρ)/2, alpha·ρ);
+    scalars: float64 (s, P, u, ‖w‖², ‖v‖₁), updated in place;
+    q: float64 (n_features,), what the L1 penalty took from each weight.
+"""
+
+from numba import types
+from numba.extending import overload, register_jitable
+
+#: scikit-learn's WSCALE_MIN: below it the scale is folded into the weights
+SCALE_MIN = 1e-9
+
+
+@register_jitable
+def scaled_dot(dot, penalty):
+    """``w·x`` from ``v·x``."""
+    return dot * penalty[1][0]
+
+
+@register_jitable
+def regularisation(penalty):
+    """``α((1−ρ)‖w‖²/2 + ρ‖w‖₁)`` at the current weights."""
+    params, scalars = penalty[0], penalty[1]
+    return params[2] * scalars[3] + params[3] * abs(scalars[0]) * scalars[4]
+
+
+@register_jitable
+def decay(v, average, penalty):
+    """The L2 shrink of one example: ``s ← decay · s`` (folded below 1e-9)."""
+    params, scalars = penalty[0], penalty[1]
+    scalars[0] *= params[0]
+    scalars[3] *= params[0] * params[0]
+    if scalars[0] < SCALE_MIN:
+        fold(v, average, penalty)
+
+
+@register_jitable
+def fold(v, average, penalty):
+    """``v ← s v``, ``s ← 1``, keeping ``Σ w_t`` (``U ← U − v P``, ``P ← 0``)."""
+    scalars = penalty[1]
+    s = scalars[0]
+    if average is not None:
+        U = average[0]
+        for j in range(v.shape[0]):
+            U[j] -= v[j] * scalars[1]
+        scalars[1] = 0.0
+    l1 = 0.0
+    for j in range(v.shape[0]):
+        v[j] *= s
+        l1 += abs(v[j])
+    scalars[0] = 1.0
+    scalars[4] = l1
+
+
+@register_jitable
+def end_example(penalty):
+    """``P += s``: the weights after this example enter the average."""
+    scalars = penalty[1]
+    scalars[1] += scalars[0]
+
+
+@register_jitable
+def _change(v, j, new, average, scalars):
+    """Set ``v_j`` and keep ``U``, ``‖v‖₁`` and ``‖w‖²`` in step."""
+    old = v[j]
+    v[j] = new
+    if average is not None:
+        average[0][j] += scalars[1] * (new - old)
+    scalars[4] += abs(new) - abs(old)
+    s = scalars[0]
+    scalars[3] += s * s * (new * new - old * old)
+
+
+def scaled_axpy(X, i, v, step, average, penalty):
+    """``w += step x_i`` as ``v += (step/s) x_i``."""
+    if isinstance(X, tuple):
+        _csr_scaled_axpy(X, i, v, step, average, penalty)
+    else:
+        _dense_scaled_axpy(X, i, v, step, average, penalty)
+
+
+def truncate(X, i, v, average, penalty):
+    """The cumulative L1 truncation of the row's weights (see the module docstring)."""
+    if isinstance(X, tuple):
+        _csr_truncate(X, i, v, average, penalty)
+    else:
+        _dense_truncate(X, i, v, average, penalty)
+
+
+def stored_value(data, k):
+    """``data[k]``, or 1 for a binary CSR matrix (``data`` is ``None``)."""
+    return 1.0 if data is None else data[k]
+
+
+@overload(stored_value)
+def _stored_value_overload(data, k):
+    if isinstance(data, types.NoneType):
+        return lambda data, k: 1.0
+    return lambda data, k: data[k]
+
+
+@register_jitable
+def _truncate_one(v, j, q, u, average, scalars):
+    s = scalars[0]
+    z = v[j]
+    if s * z > 0.0:
+        new = max(0.0, z - (u + q[j]) / s)
+    elif s * z < 0.0:
+        new = min(0.0, z + (u - q[j]) / s)
+    else:
+        return
+    _change(v, j, new, average, scalars)
+    q[j] += s * (new - z)
+
+
+@register_jitable
+def _dense_scaled_axpy(X, i, v, step, average, penalty):
+    scalars = penalty[1]
+    c = step / scalars[0]
+    for j in range(X.shape[1]):
+        if X[i, j] != 0.0:
+            _change(v, j, v[j] + c * X[i, j], average, scalars)
+
+
+@register_jitable
+def _csr_scaled_axpy(X, i, v, step, average, penalty):
+    data, indices, indptr = X
+    scalars = penalty[1]
+    c = step / scalars[0]
+    for k in range(indptr[i], indptr[i + 1]):
+        j = indices[k]
+        _change(v, j, v[j] + c * stored_value(data, k), average, scalars)
+
+
+@register_jitable
+def _dense_truncate(X, i, v, average, penalty):
+    params, scalars, q = penalty
+    scalars[2] += params[1]
+    for j in range(X.shape[1]):
+        _truncate_one(v, j, q, scalars[2], average, scalars)
+
+
+@register_jitable
+def _csr_truncate(X, i, v, average, penalty):
+    params, scalars, q = penalty
+    scalars[2] += params[1]
+    indices, indptr = X[1], X[2]
+    for k in range(indptr[i], indptr[i + 1]):
+        _truncate_one(v, indices[k], q, scalars[2], average, scalars)
+
+
+@overload(scaled_axpy)
+def _scaled_axpy_overload(X, i, v, step, average, penalty):
+    return _csr_scaled_axpy if isinstance(X, types.BaseTuple) else _dense_scaled_axpy
+
+
+@overload(truncate)
+def _truncate_overload(X, i, v, average, penalty):
+    return _csr_truncate if isinstance(X, types.BaseTuple) else _dense_truncate
