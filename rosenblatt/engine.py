@@ -26,6 +26,7 @@ SHORT_NAMES = {
     "linear_unit": "LinearUnit",
     "multiclass": "MulticlassPerceptron",
     "kernel": "KernelPerceptron",
+    "passive_aggressive": "PassiveAggressiveClassifier",
 }
 
 

@@ -5,6 +5,7 @@ from ._batch import BatchPerceptron
 from ._kernel_perceptron import KernelPerceptron
 from ._linear_unit import LinearUnit
 from ._multiclass import MulticlassPerceptron
+from ._passive_aggressive import PassiveAggressiveClassifier
 from ._perceptron import Perceptron
 from ._pla import PLA
 from ._pocket import PocketPerceptron
@@ -17,6 +18,7 @@ __all__ = [
     "LinearUnit",
     "MulticlassPerceptron",
     "PLA",
+    "PassiveAggressiveClassifier",
     "Perceptron",
     "PocketPerceptron",
     "VotedPerceptron",

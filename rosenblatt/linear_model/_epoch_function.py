@@ -97,8 +97,8 @@ def run_epoch(X, y, coef, intercept, *, rule="perceptron", sample_weight=None, o
     averaging = Averaging.start(coef, intercept) if average else None
     arrays = None if averaging is None else averaging.kernel_average()
     if rule == "multiclass":
-        n_updates = _kernels.multiclass_epoch(
-            Xk, np.asarray(y, dtype=np.intp), sw, order, eta, fit_intercept,
+        n_updates, _ = _kernels.multiclass_epoch(
+            Xk, np.asarray(y, dtype=np.intp), sw, order, eta, 0.0, fit_intercept,
             (coef, intercept, seen), None, arrays,
         )
     else:

@@ -8,6 +8,7 @@ from ..base import (
     LinearModel,
     OnlineMixin,
     PerceptronClassifier,
+    ToleranceStop,
     Traced,
     constraints,
 )
@@ -16,7 +17,8 @@ from ._averaged import Averaging
 from ._online import update_log
 
 
-class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, EpochLoop, PerceptronClassifier):
+class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, ToleranceStop, EpochLoop,
+                           PerceptronClassifier):
     """Native multiclass perceptron: a weight vector per class, predict the argmax.
 
     For a row of class ``y``, with scores ``s_k = w_k·x + b_k``, let ``ŷ`` be
@@ -112,7 +114,8 @@ class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, EpochLoop, Perceptr
     (['a', 'b', 'c'], 4)
     """
 
-    _PARAMETERS = ("eta", "fit_intercept", "max_iter", "shuffle", "init", "average",
+    _PARAMETERS = ("eta", "margin", "fit_intercept", "max_iter", "tol", "shuffle", "init",
+                   "average",
                    "random_state", "record", "class_weight", "warm_start", "early_stopping",
                    "validation_fraction", "n_iter_no_change")
     _parameter_constraints = constraints(_PARAMETERS)
@@ -122,8 +125,10 @@ class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, EpochLoop, Perceptr
         self,
         *,
         eta=1.0,
+        margin=0.0,
         fit_intercept=True,
         max_iter=1000,
+        tol=None,
         shuffle="every_epoch",
         init="zeros",
         average=False,
@@ -136,8 +141,10 @@ class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, EpochLoop, Perceptr
         n_iter_no_change=5,
     ):
         self.eta = eta
+        self.margin = margin
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
         self.shuffle = shuffle
         self.init = init
         self.average = average
@@ -184,11 +191,13 @@ class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, EpochLoop, Perceptr
     def _epoch(self, problem, data, order):
         recorder = problem.recorder
         log = update_log(data.n_rows, multiclass=True) if recorder is not None else None
-        n_mistakes = _kernels.multiclass_epoch(
-            data.Xk, data.y, data.sw, order, self.eta, self.fit_intercept,
+        seen = int(problem.seen[0])
+        n_mistakes, objective = _kernels.multiclass_epoch(
+            data.Xk, data.y, data.sw, order, self.eta, self.margin, self.fit_intercept,
             (problem.coef, problem.intercept, problem.seen), log,
             problem.state.kernel_average(),
         )
+        problem.epoch_loss = objective / max(int(problem.seen[0]) - seen, 1)
         if recorder is not None:
             rows, margins, positions, predicted = (column[:n_mistakes] for column in log)
             recorder.add(problem.n_iter, data.X, data.y, rows, margins, positions, predicted,

@@ -14,6 +14,10 @@ from .. import _kernels
 class OnlineRule:
     """Mixin: ``_epoch`` for binary online rules; ``_rule()`` says which rule."""
 
+    def _learning_rate(self):
+        """The ``eta`` the kernel multiplies each step by."""
+        return self.eta
+
     def _rule(self):
         """The kernel's :class:`~rosenblatt._kernels.Residual`: the perceptron's
         e = y − q, with a mistake at ``y a <= margin``."""
@@ -24,14 +28,15 @@ class OnlineRule:
         log = update_log(data.n_rows) if recorder is not None or state.logs_updates else None
         seen = int(problem.seen[0])
         n_updates, objective = _kernels.online_epoch(
-            data.Xk, data.y, data.sw, order, self.eta, self.fit_intercept, self._rule(),
+            data.Xk, data.y, data.sw, order, self._learning_rate(), self.fit_intercept,
+            self._rule(),
             (problem.coef, problem.intercept, problem.seen), log,
             state.kernel_average(), state.kernel_pocket(data), problem.penalty,
         )
         problem.epoch_loss = objective / max(int(problem.seen[0]) - seen, 1)
         if log is not None:
             rows, activations, positions = (column[:n_updates] for column in log)
-            steps = self.eta * data.sw[rows] * data.y[rows]
+            steps = self._learning_rate() * data.sw[rows] * data.y[rows]
             if recorder is not None:
                 recorder.add_online(problem.n_iter, data.X, data.y, rows, activations,
                                     positions, steps, self.fit_intercept)
