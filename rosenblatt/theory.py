@@ -157,19 +157,38 @@ def dataset_margin(X, y):
     return 1.0 / norm, w / norm, b / norm
 
 
-def mistake_bound(X, y):
-    """The perceptron convergence bound ``(R/γ)²`` (Ahmed & Pavlu's proof).
+def mistake_bound(X, y, margin=0.0, eta=1.0):
+    """The perceptron convergence bound ``(R² + 2 margin/eta)/γ²`` (``(R/γ)²`` at margin 0).
 
     On the augmented data ``x̃ = (1, x)`` that a perceptron with a bias really
     learns from: ``R = max ‖x̃‖`` and ``γ`` the largest ``min y w̃·x̃`` over unit
     ``w̃`` — the bias counts in the norm. (The free-bias margin of
     :func:`dataset_margin` would give a smaller number that the perceptron can
-    exceed.) From a zero start the number of updates is at most this, for any
-    η > 0 and any order. Returns ``inf`` for data that are not separable.
+    exceed.) Returns ``inf`` for data that are not separable.
+
+    The proof (Ahmed & Pavlu; Novikoff 1962), with a mistake at ``y w̃·x̃ <= τ``
+    (``τ = margin``) and the update ``w̃ += η y x̃`` from ``w̃ = 0``. Let ``u`` be
+    the unit vector of margin γ. After ``k`` updates:
+
+    - each update adds ``η y u·x̃ >= η γ`` to ``u·w̃``, so ``u·w̃_k >= k η γ``;
+    - each update adds ``2 η y w̃·x̃ + η² ‖x̃‖² <= 2 η τ + η² R²`` to ``‖w̃‖²``
+      (the first term is at most ``2ητ`` because the update was a mistake), so
+      ``‖w̃_k‖² <= k (2 η τ + η² R²)``.
+
+    Cauchy–Schwarz, ``u·w̃_k <= ‖w̃_k‖``, gives ``k² η² γ² <= k (2 η τ + η² R²)``,
+    that is ``k <= (R² + 2 τ/η) / γ²``. At ``τ = 0`` the learning rate cancels
+    and the bound is ``(R/γ)²`` for every η and order; a margin makes the
+    bound, like the updates, depend on how ``τ`` compares with ``η R²``.
 
     >>> round(mistake_bound([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]), 4)
     51.0
+    >>> round(mistake_bound([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1], margin=1.5), 4)
+    102.0
     """
+    if not (np.isfinite(margin) and margin >= 0):
+        raise ValueError(f"margin must be a finite number >= 0; got {margin!r}.")
+    if not (np.isfinite(eta) and eta > 0):
+        raise ValueError(f"eta must be a finite number > 0; got {eta!r}.")
     X = _as_dense(X)
     signed = _signed_labels(y, X.shape[0])
     augmented = np.hstack([np.ones((X.shape[0], 1)), X])
@@ -178,20 +197,25 @@ def mistake_bound(X, y):
         return np.inf
     gamma = 1.0 / float(np.linalg.norm(solution[0]))
     radius = float(np.max(np.linalg.norm(augmented, axis=1)))
-    return (radius / gamma) ** 2
+    return (radius**2 + 2.0 * margin / eta) / gamma**2
 
 
 def check_mistake_bound(model, X, y):
-    """Compare a fitted binary perceptron's ``n_updates_`` with :func:`mistake_bound`.
+    """Compare a fitted binary perceptron's ``n_updates_`` with :func:`mistake_bound`
+    (at the model's ``margin`` and ``eta``).
 
     Returns ``(n_updates, bound, within)``. The bound holds for a zero start,
-    and for training with a bias (``fit_intercept=True``).
+    and for training with a bias (``fit_intercept=True``) without a penalty.
 
     >>> from rosenblatt import Perceptron
     >>> X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]
     >>> updates, bound, within = check_mistake_bound(Perceptron(shuffle="none").fit(X, y), X, y)
     >>> updates, round(bound, 2), within
     (18, 51.0, True)
+    >>> model = Perceptron(margin=1.5, shuffle="none").fit(X, y)
+    >>> updates, bound, within = check_mistake_bound(model, X, y)
+    >>> updates, round(bound, 2), within
+    (35, 102.0, True)
     """
     init = getattr(model, "init", "zeros")
     if not (isinstance(init, str) and init == "zeros") or not getattr(model, "fit_intercept"):
@@ -199,7 +223,10 @@ def check_mistake_bound(model, X, y):
             "The mistake bound is proved for a zero start with a bias: fit with "
             "init='zeros' and fit_intercept=True."
         )
-    bound = mistake_bound(X, y)
+    if getattr(model, "penalty", None) is not None:
+        raise ValueError("The mistake bound is proved without a penalty: fit with penalty=None.")
+    margin, eta = getattr(model, "margin", 0.0), getattr(model, "eta", 1.0)
+    bound = mistake_bound(X, y, margin=margin, eta=eta)
     return int(model.n_updates_), bound, bool(model.n_updates_ <= bound)
 
 

@@ -7,6 +7,7 @@ from rosenblatt import (
     KernelPerceptron,
     LinearUnit,
     MulticlassPerceptron,
+    PassiveAggressiveClassifier,
     Perceptron,
     PocketPerceptron,
     VotedPerceptron,
@@ -15,13 +16,15 @@ from rosenblatt import (
 ALL = [
     Perceptron, PLA, BatchPerceptron, PocketPerceptron, AveragedPerceptron,
     VotedPerceptron, LinearUnit, MulticlassPerceptron, KernelPerceptron,
+    PassiveAggressiveClassifier,
 ]
 
 #: classes whose weights are one linear function per problem (coef_, intercept_)
 LINEAR = [cls for cls in ALL if cls is not KernelPerceptron]
 
 #: classes with a per-update trace
-RECORDING = [cls for cls in ALL if cls not in (LinearUnit, KernelPerceptron)]
+RECORDING = [cls for cls in ALL
+             if cls not in (LinearUnit, KernelPerceptron, PassiveAggressiveClassifier)]
 
 #: classes that stop at a mistake-free pass (LinearUnit stops on its loss)
 MISTAKE_DRIVEN = [cls for cls in ALL if cls is not LinearUnit]

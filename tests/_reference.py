@@ -200,3 +200,47 @@ def linear_unit(X, y, w, b, *, eta, solver, epochs):
                 residual = label - (w @ x + b)
                 w, b = w + eta * residual * x, b + eta * residual
     return w, b
+
+
+def sgd_family(X, y, *, rule="perceptron", eta=1.0, margin=0.0, C=1.0, penalty=None,
+               alpha=0.0001, l1_ratio=0.15, fit_intercept=True, epochs=1):
+    """scikit-learn's SGD loop for the perceptron and passive-aggressive rules, naively:
+    dense weights shrunk by ``1 − (1−ρ)ηα`` at every example, the L1 truncation of
+    Tsuruoka et al. applied to every feature, and the mean of the weights after
+    every example summed directly. Returns (w, b, mean w, mean b)."""
+    X = np.asarray(X, dtype=float)
+    n, d = X.shape
+    w, b, total_w, total_b, t = np.zeros(d), 0.0, np.zeros(d), 0.0, 0
+    rho = {"l2": 0.0, "l1": 1.0, None: 0.0}.get(penalty, l1_ratio)
+    u, q = 0.0, np.zeros(d)
+    for _ in range(epochs):
+        for i in range(n):
+            x = X[i]
+            a = w @ x + b
+            if rule == "perceptron":
+                step = eta * y[i] if y[i] * a <= margin else 0.0
+            else:  # Crammer et al. 2006, Fig. 1
+                loss, sqnorm = max(0.0, 1.0 - y[i] * a), x @ x
+                if rule != "pa2" and sqnorm == 0:
+                    continue
+                tau = {"pa": lambda: loss / sqnorm, "pa1": lambda: min(C, loss / sqnorm),
+                       "pa2": lambda: loss / (sqnorm + 0.5 / C)}[rule]()
+                step = tau * y[i]
+            if penalty in ("l2", "elasticnet"):
+                w = w * max(0.0, 1.0 - (1.0 - rho) * eta * alpha)
+            w = w + step * x
+            if fit_intercept:
+                b += step
+            if penalty in ("l1", "elasticnet"):
+                u += rho * eta * alpha
+                for j in range(d):
+                    z = w[j]
+                    if z > 0:
+                        w[j] = max(0.0, z - (u + q[j]))
+                    elif z < 0:
+                        w[j] = min(0.0, z + (u - q[j]))
+                    q[j] += w[j] - z
+            t += 1
+            total_w += w
+            total_b += b
+    return w, b, total_w / t, total_b / t

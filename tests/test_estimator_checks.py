@@ -9,6 +9,7 @@ from ._estimators import (
     KernelPerceptron,
     LinearUnit,
     MulticlassPerceptron,
+    PassiveAggressiveClassifier,
     Perceptron,
     PocketPerceptron,
     VotedPerceptron,
@@ -27,6 +28,10 @@ ESTIMATORS = [
     MulticlassPerceptron(average=True, random_state=0),
     KernelPerceptron(random_state=0),
     KernelPerceptron(kernel="linear", voting="vote", random_state=0),
+    PassiveAggressiveClassifier(random_state=0),
+    PassiveAggressiveClassifier(variant="pa2", average=True, random_state=0),
+    Perceptron(penalty="elasticnet", tol=1e-3, random_state=0),
+    AveragedPerceptron(penalty="l2", margin=0.5, random_state=0),
 ]
 
 _ORDER_MATTERS = (
@@ -38,7 +43,7 @@ _ORDER_MATTERS = (
 
 def expected_failed_checks(estimator):
     order_dependent = (Perceptron, PocketPerceptron, PLA, AveragedPerceptron, VotedPerceptron,
-                       MulticlassPerceptron, KernelPerceptron)
+                       MulticlassPerceptron, KernelPerceptron, PassiveAggressiveClassifier)
     if isinstance(estimator, order_dependent) or (
         isinstance(estimator, LinearUnit) and estimator.solver == "sgd"
     ):

@@ -1,0 +1,328 @@
+"""The rest of the family: passive-aggressive, margin, penalty and scikit-learn's tol.
+
+Each rule is checked against scikit-learn on the same stream (``shuffle``
+off) and against the plain loop of ``_reference.sgd_family``.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import Perceptron as SkPerceptron
+from sklearn.linear_model import SGDClassifier
+
+from rosenblatt import (
+    AveragedPerceptron,
+    MulticlassPerceptron,
+    PassiveAggressiveClassifier,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+)
+from rosenblatt.theory import check_mistake_bound, mistake_bound
+
+from . import _reference as ref
+
+TIGHT = {"rtol": 0, "atol": 1e-10}
+
+
+def noisy_data(seed=0, n=200, d=5):
+    """Data that no line separates, so every rule keeps updating."""
+    rng = np.random.RandomState(seed)
+    X = rng.randn(n, d)
+    y = np.where(X @ rng.randn(d) + 0.5 * rng.randn(n) > 0, 1, -1)
+    X[3] = 0.0  # a zero row: PA and PA-I skip it, PA-II does not
+    return X, y
+
+
+def sk_pa(variant, C, **params):
+    return SGDClassifier(loss="hinge", penalty=None, learning_rate=variant, eta0=C,
+                         shuffle=False, **params)
+
+
+def quiet(fit):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return fit()
+
+
+# ----------------------------------------------------------- passive-aggressive
+
+@pytest.mark.parametrize("variant", ["pa1", "pa2"])
+@pytest.mark.parametrize("average", [False, True])
+def test_passive_aggressive_equals_scikit_learn_sgd(variant, average):
+    X, y = noisy_data()
+    ours = quiet(lambda: PassiveAggressiveClassifier(
+        variant=variant, C=0.3, average=average, shuffle="none", tol=None, max_iter=15,
+    ).fit(X, y))
+    theirs = quiet(lambda: sk_pa(variant, 0.3, average=average, tol=None, max_iter=15).fit(X, y))
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, **TIGHT)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, **TIGHT)
+
+
+@pytest.mark.parametrize("variant", ["pa", "pa1", "pa2"])
+def test_passive_aggressive_equals_the_papers_pseudocode(variant):
+    X, y = noisy_data(1)
+    w, b, mean_w, mean_b = ref.sgd_family(X, y, rule=variant, C=0.5, epochs=7)
+    plain = quiet(lambda: PassiveAggressiveClassifier(
+        variant=variant, C=0.5, shuffle="none", tol=None, max_iter=7).fit(X, y))
+    averaged = quiet(lambda: PassiveAggressiveClassifier(
+        variant=variant, C=0.5, average=True, shuffle="none", tol=None, max_iter=7).fit(X, y))
+    np.testing.assert_allclose(plain.coef_[0], w, **TIGHT)
+    np.testing.assert_allclose(plain.intercept_[0], b, **TIGHT)
+    np.testing.assert_allclose(averaged.coef_[0], mean_w, **TIGHT)
+    np.testing.assert_allclose(averaged.intercept_[0], mean_b, **TIGHT)
+
+
+@pytest.mark.parametrize("variant", ["pa", "pa1", "pa2"])
+def test_passive_aggressive_csr_equals_dense_and_scikit_learn_csr(variant):
+    X, y = noisy_data(2)
+    Xs = sp.csr_matrix(X)
+    params = {"variant": variant, "C": 0.7, "shuffle": "none", "tol": None, "max_iter": 9}
+    dense = quiet(lambda: PassiveAggressiveClassifier(**params).fit(X, y))
+    sparse = quiet(lambda: PassiveAggressiveClassifier(**params).fit(Xs, y))
+    np.testing.assert_allclose(sparse.coef_, dense.coef_, **TIGHT)
+    np.testing.assert_allclose(sparse.intercept_, dense.intercept_, **TIGHT)
+    if variant != "pa":  # scikit-learn's sparse path shrinks the intercept: compare without
+        ours = quiet(lambda: PassiveAggressiveClassifier(**params, fit_intercept=False).fit(Xs, y))
+        theirs = quiet(lambda: sk_pa(variant, 0.7, tol=None, max_iter=9,
+                                     fit_intercept=False).fit(Xs, y))
+        np.testing.assert_allclose(ours.coef_, theirs.coef_, **TIGHT)
+
+
+def test_passive_aggressive_one_vs_rest_and_partial_fit_equal_scikit_learn():
+    rng = np.random.RandomState(4)
+    X = rng.randn(150, 4)
+    y = np.argmax(X @ rng.randn(4, 3), axis=1)
+    ours = quiet(lambda: PassiveAggressiveClassifier(shuffle="none", tol=None, max_iter=6)
+                 .fit(X, y))
+    theirs = quiet(lambda: sk_pa("pa1", 1.0, tol=None, max_iter=6).fit(X, y))
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, **TIGHT)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, **TIGHT)
+    stream = PassiveAggressiveClassifier(variant="pa2", C=0.1, shuffle="none")
+    reference = sk_pa("pa2", 0.1)
+    for chunk in np.array_split(np.arange(150), 5):
+        stream.partial_fit(X[chunk], y[chunk], classes=[0, 1, 2])
+        reference.partial_fit(X[chunk], y[chunk], classes=[0, 1, 2])
+    np.testing.assert_allclose(stream.coef_, reference.coef_, **TIGHT)
+
+
+def test_passive_aggressive_reaches_margin_one_on_separable_data():
+    X = np.array([[0.0, 1.0], [1.0, 2.0], [2.0, 0.0], [3.0, 1.0]])
+    y = np.array([-1, -1, 1, 1])
+    model = PassiveAggressiveClassifier(variant="pa", tol=None, shuffle="none").fit(X, y)
+    assert model.converged_
+    assert np.min(model.decision_function(X) * y) >= 1.0 - 1e-12
+
+
+def test_passive_aggressive_refuses_a_bad_aggressiveness_and_variant():
+    X, y = noisy_data()
+    with pytest.raises(ValueError, match="'C' parameter"):
+        PassiveAggressiveClassifier(C=0.0).fit(X, y)
+    with pytest.raises(ValueError, match="'variant' parameter"):
+        PassiveAggressiveClassifier(variant="pa3").fit(X, y)
+
+
+def test_passive_aggressive_warns_about_its_own_stopping_rule():
+    X, y = noisy_data()
+    with pytest.warns(ConvergenceWarning, match="margin y·a of at least 1"):
+        PassiveAggressiveClassifier(tol=None, max_iter=3).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="still improving by more than tol=1e-09"):
+        PassiveAggressiveClassifier(tol=1e-9, n_iter_no_change=50, max_iter=3).fit(X, y)
+
+
+# ----------------------------------------------------------------------- margin
+
+@pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron])
+def test_margin_updates_until_every_example_clears_it(cls):
+    X, y = noisy_data(5)
+    w, b, mean_w, mean_b = ref.sgd_family(X, y, margin=2.5, epochs=4)
+    model = quiet(lambda: cls(margin=2.5, shuffle="none", max_iter=4).fit(X, y))
+    expected = (mean_w, mean_b) if cls is AveragedPerceptron else (w, b)
+    np.testing.assert_allclose(model.coef_[0], expected[0], **TIGHT)
+    np.testing.assert_allclose(model.intercept_[0], expected[1], **TIGHT)
+
+
+def test_margin_zero_is_the_textbook_rule_for_every_online_estimator():
+    X, y = noisy_data(6)
+    for cls in (Perceptron, AveragedPerceptron, VotedPerceptron, PocketPerceptron,
+                MulticlassPerceptron):
+        plain = quiet(lambda cls=cls: cls(shuffle="none", max_iter=5).fit(X, y))
+        zero = quiet(lambda cls=cls: cls(margin=0.0, shuffle="none", max_iter=5).fit(X, y))
+        np.testing.assert_array_equal(zero.coef_, plain.coef_)
+        assert zero.n_updates_ == plain.n_updates_
+
+
+def test_a_margin_pushes_separable_data_past_it():
+    X = np.array([[0.0, 0], [0, 1], [1, 0], [1, 1]])
+    y = np.array([-1, -1, -1, 1])
+    for cls in (Perceptron, VotedPerceptron, PocketPerceptron):
+        model = cls(margin=1.5, shuffle="none").fit(X, y)
+        assert model.converged_
+        if cls is Perceptron:
+            assert np.min(model.decision_function(X) * y) > 1.5
+
+
+def test_multiclass_margin_leads_by_more_than_the_margin():
+    X = np.array([[0.0, 0], [4, 0], [0, 4], [1, 0], [4, 1], [1, 4]])
+    y = np.array([0, 1, 2, 0, 1, 2])
+    model = MulticlassPerceptron(margin=2.0, shuffle="none").fit(X, y)
+    scores = model.decision_function(X)
+    rivals = np.where(np.eye(3, dtype=bool)[y], -np.inf, scores).max(axis=1)
+    assert model.converged_
+    assert np.all(scores[np.arange(6), y] - rivals > 2.0)
+
+
+@st.composite
+def separable_problems(draw):
+    """Points at least ``gap`` from a random line through a random offset."""
+    seed = draw(st.integers(0, 2**31 - 1))
+    n = draw(st.integers(2, 40))
+    rng = np.random.RandomState(seed)
+    direction = rng.randn(3)
+    X = rng.uniform(-3, 3, size=(n, 2))
+    scores = direction[0] + X @ direction[1:]
+    keep = np.abs(scores) > 0.3
+    if keep.sum() < 2 or len(np.unique(np.sign(scores[keep]))) < 2:
+        X = np.array([[0.0, 0.0], [1.0, 1.0]])
+        scores = np.array([-1.0, 1.0])
+        keep = np.ones(2, dtype=bool)
+    margin = draw(st.floats(0, 5))
+    eta = draw(st.floats(0.1, 3))
+    return X[keep], np.sign(scores[keep]), margin, eta
+
+
+@settings(max_examples=30, deadline=None)
+@given(separable_problems())
+def test_mistake_bound_with_margin_holds_on_random_separable_data(problem):
+    X, y, margin, eta = problem
+    model = Perceptron(margin=margin, eta=eta, shuffle="none", max_iter=100_000).fit(X, y)
+    updates, bound, within = check_mistake_bound(model, X, y)
+    assert model.converged_
+    assert within, (updates, bound)
+    assert bound == pytest.approx(mistake_bound(X, y, margin=margin, eta=eta))
+
+
+def test_mistake_bound_refuses_a_negative_margin():
+    with pytest.raises(ValueError, match="margin must be a finite number >= 0"):
+        mistake_bound([[0.0], [1.0]], [0, 1], margin=-1)
+
+
+# ---------------------------------------------------------------------- penalty
+
+@pytest.mark.parametrize("penalty", ["l2", "l1", "elasticnet"])
+def test_penalty_equals_scikit_learn_perceptron(penalty):
+    X, y = noisy_data(7)
+    params = {"penalty": penalty, "alpha": 0.01, "l1_ratio": 0.3, "max_iter": 20}
+    ours = quiet(lambda: Perceptron(shuffle="none", **params).fit(X, y))
+    theirs = quiet(lambda: SkPerceptron(shuffle=False, tol=None, **params).fit(X, y))
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, **TIGHT)
+    np.testing.assert_allclose(ours.intercept_, theirs.intercept_, **TIGHT)
+    w, b, _, _ = ref.sgd_family(X, y, penalty=penalty, alpha=0.01, l1_ratio=0.3, epochs=20)
+    np.testing.assert_allclose(ours.coef_[0], w, **TIGHT)
+
+
+@pytest.mark.parametrize("penalty", ["l2", "l1", "elasticnet"])
+def test_penalty_on_csr_equals_scikit_learn_csr(penalty):
+    X, y = noisy_data(8)
+    X[np.abs(X) < 0.7] = 0.0  # truly sparse: the L1 part touches the stored features only
+    Xs = sp.csr_matrix(X)
+    params = {"penalty": penalty, "alpha": 0.003, "max_iter": 10, "fit_intercept": False}
+    ours = quiet(lambda: Perceptron(shuffle="none", **params).fit(Xs, y))
+    theirs = quiet(lambda: SkPerceptron(shuffle=False, tol=None, **params).fit(Xs, y))
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, **TIGHT)
+
+
+@pytest.mark.parametrize("penalty", ["l2", "l1", "elasticnet"])
+def test_averaged_penalty_is_the_exact_mean_of_the_weights(penalty):
+    X, y = noisy_data(9)
+    _, _, mean_w, mean_b = ref.sgd_family(X, y, penalty=penalty, alpha=0.01, epochs=12)
+    ours = quiet(lambda: AveragedPerceptron(penalty=penalty, alpha=0.01, shuffle="none",
+                                            max_iter=12).fit(X, y))
+    np.testing.assert_allclose(ours.coef_[0], mean_w, **TIGHT)
+    np.testing.assert_allclose(ours.intercept_[0], mean_b, **TIGHT)
+    if penalty == "l2":
+        # scikit-learn's running mean agrees to its rounding (its L1 average does
+        # not follow the truncations, so only L2 is compared)
+        theirs = quiet(lambda: SGDClassifier(
+            loss="perceptron", learning_rate="constant", eta0=1.0, penalty="l2", alpha=0.01,
+            average=True, shuffle=False, tol=None, max_iter=12).fit(X, y))
+        np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=1e-6)
+
+
+def test_a_decay_to_zero_and_partial_fit_follow_scikit_learn():
+    X, y = noisy_data(10)
+    ours = quiet(lambda: Perceptron(penalty="l2", alpha=2.0, shuffle="none", max_iter=3)
+                 .fit(X, y))
+    theirs = quiet(lambda: SkPerceptron(penalty="l2", alpha=2.0, shuffle=False, tol=None,
+                                        max_iter=3).fit(X, y))
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, **TIGHT)
+    stream = Perceptron(penalty="elasticnet", alpha=0.02, shuffle="none")
+    reference = SkPerceptron(penalty="elasticnet", alpha=0.02, shuffle=False)
+    for chunk in np.array_split(np.arange(len(y)), 4):
+        stream.partial_fit(X[chunk], y[chunk], classes=[-1, 1])
+        reference.partial_fit(X[chunk], y[chunk], classes=[-1, 1])
+    np.testing.assert_allclose(stream.coef_, reference.coef_, **TIGHT)
+
+
+def test_penalty_refuses_what_it_cannot_honour():
+    X, y = noisy_data()
+    with pytest.raises(ValueError, match="record=True traces the textbook updates"):
+        Perceptron(penalty="l2", record=True).fit(X, y)
+    model = AveragedPerceptron(penalty="l2").partial_fit(X, y, classes=[-1, 1])
+    with pytest.raises(ValueError, match="penalty was changed between partial_fit calls"):
+        model.set_params(penalty=None).partial_fit(X, y)
+    with pytest.raises(ValueError, match="'l1_ratio' parameter"):
+        Perceptron(penalty="elasticnet", l1_ratio=1.5).fit(X, y)
+
+
+# -------------------------------------------------------------------------- tol
+
+@pytest.mark.parametrize("penalty", [None, "l2", "l1", "elasticnet"])
+@pytest.mark.parametrize("tol", [1e-3, 1e-1])
+def test_tol_stops_after_the_same_epoch_as_scikit_learn(penalty, tol):
+    X, y = noisy_data(11)
+    ours = Perceptron(penalty=penalty, tol=tol, shuffle="none").fit(X, y)
+    theirs = SkPerceptron(penalty=penalty, tol=tol, shuffle=False).fit(X, y)
+    assert ours.n_iter_ == theirs.n_iter_
+    assert ours.converged_
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("n_iter_no_change", [1, 3, 5])
+def test_tol_with_averaging_and_passive_aggressive_stops_with_scikit_learn(n_iter_no_change):
+    X, y = noisy_data(12)
+    ours = AveragedPerceptron(tol=1e-3, n_iter_no_change=n_iter_no_change,
+                              shuffle="none").fit(X, y)
+    theirs = SGDClassifier(loss="perceptron", learning_rate="constant", eta0=1.0, penalty=None,
+                           average=True, tol=1e-3, n_iter_no_change=n_iter_no_change,
+                           shuffle=False).fit(X, y)
+    assert ours.n_iter_ == theirs.n_iter_
+    np.testing.assert_allclose(ours.coef_, theirs.coef_, **TIGHT)
+    pa = PassiveAggressiveClassifier(n_iter_no_change=n_iter_no_change, shuffle="none").fit(X, y)
+    sk = sk_pa("pa1", 1.0, tol=1e-3, n_iter_no_change=n_iter_no_change).fit(X, y)
+    assert pa.n_iter_ == sk.n_iter_
+
+
+def test_tol_keeps_going_past_a_mistake_free_epoch_as_scikit_learn_does():
+    X = np.array([[0.0, 0], [0, 1], [1, 0], [1, 1]])
+    y = np.array([-1, -1, -1, 1])
+    textbook = Perceptron(shuffle="none").fit(X, y)
+    ours = Perceptron(tol=1e-3, shuffle="none").fit(X, y)
+    theirs = SkPerceptron(tol=1e-3, shuffle=False).fit(X, y)
+    assert textbook.n_iter_ == 9
+    assert ours.n_iter_ == theirs.n_iter_ > textbook.n_iter_
+    np.testing.assert_array_equal(ours.coef_, textbook.coef_)
+
+
+def test_tol_on_the_other_epoch_rules_ends_the_run_early():
+    X, y = noisy_data(13)
+    for cls in (VotedPerceptron, PocketPerceptron, MulticlassPerceptron):
+        model = cls(tol=1e-3, shuffle="none").fit(X, y)
+        assert model.converged_ and model.n_iter_ < 100
+        with pytest.warns(ConvergenceWarning, match="without a mistake-free pass"):
+            cls(shuffle="none", max_iter=100).fit(X, y)
