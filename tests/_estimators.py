@@ -32,7 +32,11 @@ MISTAKE_DRIVEN = [cls for cls in ALL if cls is not LinearUnit]
 
 def limits(cls):
     """A small bound on the work, in the estimator's own terms."""
-    return {"max_updates": 300} if cls is PLA else {"max_iter": 15}
+    if cls is PLA:
+        return {"max_updates": 300}
+    if cls is PassiveAggressiveClassifier:  # its own rule: stop when every margin is >= 1
+        return {"max_iter": 15, "tol": None}
+    return {"max_iter": 15}
 
 
 def make(cls, **params):

@@ -326,3 +326,96 @@ def test_tol_on_the_other_epoch_rules_ends_the_run_early():
         assert model.converged_ and model.n_iter_ < 100
         with pytest.warns(ConvergenceWarning, match="without a mistake-free pass"):
             cls(shuffle="none", max_iter=100).fit(X, y)
+
+
+# ------------------------------------------------------------------ budget
+
+
+def budget_oracle(X, y, kernel, budget, policy, epochs, seed):
+    """The randomized (or oldest-first) budget perceptron, written plainly."""
+    rng = np.random.RandomState(seed)
+    rows, alphas, born, b, t = [], [], [], 0.0, 0
+    for _ in range(epochs):
+        for i in range(len(y)):
+            t += 1
+            f = b + sum(a * kernel(X[r], X[i]) for r, a in zip(rows, alphas))
+            if y[i] * f > 0:
+                continue
+            b += y[i]
+            if i in rows:
+                alphas[rows.index(i)] += y[i]
+                continue
+            if len(rows) == budget:
+                slot = int(np.argmin(born)) if policy == "oldest" else rng.randint(budget)
+                rows[slot], alphas[slot], born[slot] = i, y[i], t
+            else:
+                rows.append(i)
+                alphas.append(y[i])
+                born.append(t)
+    return rows, np.array(alphas, dtype=float), b
+
+
+def ring(seed=0, n=120):
+    rng = np.random.RandomState(seed)
+    X = rng.randn(n, 2)
+    return X, np.where((X**2).sum(axis=1) > 1.2, 1, -1)
+
+
+@pytest.mark.parametrize("policy", ["random", "oldest"])
+def test_budget_perceptron_equals_a_plain_loop(policy):
+    from rosenblatt import KernelPerceptron
+
+    X, y = ring()
+    rbf = lambda a, b: np.exp(-0.5 * np.sum((a - b) ** 2))  # noqa: E731
+    rows, alphas, b = budget_oracle(X, y, rbf, budget=8, policy=policy, epochs=3, seed=5)
+    model = quiet(lambda: KernelPerceptron(
+        kernel="rbf", gamma=0.5, budget=8, budget_policy=policy, shuffle="none", max_iter=3,
+        random_state=5).fit(X, y))
+    np.testing.assert_allclose(model.support_vectors_, X[rows], **TIGHT)
+    np.testing.assert_allclose(model.dual_coef_, alphas, **TIGHT)
+    np.testing.assert_allclose(model.intercept_, [b], **TIGHT)
+
+
+def test_budget_is_respected_at_every_step(monkeypatch):
+    from rosenblatt import KernelPerceptron
+    from rosenblatt.linear_model._kernel_perceptron import BudgetState
+
+    sizes = []
+    add = BudgetState.add_mistake
+
+    def counted(self, row, step, position):
+        add(self, row, step, position)
+        sizes.append(len(self.dual))
+        assert len(self.rows) == len(self.dual) == len(self.born) <= self.budget
+
+    monkeypatch.setattr(BudgetState, "add_mistake", counted)
+    X, y = ring(1, 300)
+    quiet(lambda: KernelPerceptron(budget=10, max_iter=5, random_state=0).fit(X, y))
+    assert max(sizes) == 10 and len(sizes) > 50
+    stream = KernelPerceptron(budget=4, budget_policy="oldest", random_state=0)
+    for i in range(len(y)):
+        stream.partial_fit(X[i:i + 1], y[i:i + 1], classes=[-1, 1])
+        assert stream.support_vectors_.shape[0] == len(stream.dual_coef_) <= 4
+    assert stream.n_updates_ > 4
+
+
+def test_budget_refuses_voting_which_needs_every_mistake():
+    from rosenblatt import KernelPerceptron
+
+    X, y = ring()
+    with pytest.raises(ValueError, match="needs every mistake, which a budget does not keep"):
+        KernelPerceptron(budget=5, voting="vote").fit(X, y)
+    model = quiet(lambda: KernelPerceptron(budget=5, max_iter=2).fit(X, y))
+    with pytest.raises(ValueError, match="needs every mistake"):
+        model.set_params(voting="average").predict(X)
+
+
+def test_budget_on_csr_equals_dense():
+    from rosenblatt import KernelPerceptron
+
+    X, y = ring(2)
+    params = {"budget": 6, "max_iter": 4, "random_state": 1, "kernel": "poly", "degree": 2}
+    dense = quiet(lambda: KernelPerceptron(**params).fit(X, y))
+    sparse = quiet(lambda: KernelPerceptron(**params).fit(sp.csr_matrix(X), y))
+    np.testing.assert_allclose(sparse.support_vectors_.toarray(), dense.support_vectors_)
+    np.testing.assert_allclose(sparse.dual_coef_, dense.dual_coef_, **TIGHT)

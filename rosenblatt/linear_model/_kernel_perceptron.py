@@ -129,6 +129,72 @@ class DualState(RuleState):
         return out
 
 
+@dataclass
+class BudgetState(DualState):
+    """A :class:`DualState` that never holds more than ``budget`` support vectors.
+
+    A mistake on a new example when the support is full first removes one
+    support vector — a uniformly random one (the randomized budget perceptron of
+    Cavallanti, Cesa-Bianchi & Gentile 2007) or the oldest — and its term
+    ``dualⱼ K(svⱼ, ·)`` from ``f``; the bias keeps its steps. The new example
+    takes the freed slot. Mistakes are not logged one by one (that is what
+    would grow with the stream), so the vote and the average are not available.
+    """
+
+    budget: int = 1
+    policy: str = "random"
+    rng: object = None
+    rows: list = field(default_factory=list)          # each support vector, a 1-row matrix
+    born: list = field(default_factory=list)          # example number that filled each slot
+    _row_in_slot: dict = field(default_factory=dict)  # slot -> row of the current X
+    _gram: object = None
+
+    def begin_call(self, X, intercept, gram):
+        if self._X is not X:
+            self._row_in_slot = {}
+        self._gram = gram
+        return super().begin_call(X, intercept, gram)
+
+    def add_mistake(self, row, step, position):
+        if row in self._slot_of:
+            self.dual[self._slot_of[row]] += step
+            return
+        vector = self._X[row:row + 1].copy()
+        if len(self.rows) < self.budget:
+            slot = len(self.rows)
+            self.rows.append(vector)
+            self.dual.append(step)
+            self.born.append(position)
+        else:
+            slot = self._evict()
+            self.rows[slot], self.dual[slot], self.born[slot] = vector, step, position
+        self._slot_of[row] = slot
+        self._row_in_slot[slot] = row
+
+    def _evict(self):
+        """Remove one support vector and its term from ``f``; returns its slot."""
+        if self.policy == "oldest":
+            slot = int(np.argmin(self.born))
+        elif isinstance(self.rng, np.random.Generator):
+            slot = int(self.rng.integers(self.budget))
+        else:
+            slot = int(self.rng.randint(self.budget))
+        self._f -= self.dual[slot] * self._gram(self._X, self.rows[slot]).ravel()
+        self._slot_of.pop(self._row_in_slot.pop(slot, None), None)
+        return slot
+
+    def keep_new_support(self):
+        if self.rows:
+            if sp.issparse(self.rows[0]):
+                self.support = sp.csr_matrix(sp.vstack(self.rows))
+            else:
+                self.support = np.vstack(self.rows)
+
+    def end_call(self):
+        super().end_call()
+        self._row_in_slot, self._gram = {}, None
+
+
 class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
     """Perceptron in dual form: a weighted sum of kernels on the examples it got wrong.
 
@@ -168,6 +234,16 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
         Megabytes of kernel columns ``K(X, xᵢ)`` kept during a ``fit`` or
         ``partial_fit`` call, as ``SVC`` does: a row mistaken again reuses its
         column. Freed when the call ends.
+    budget : int or None, default=None
+        Most support vectors kept (per problem), whatever the length of the
+        stream: a mistake on a new example when ``budget`` are stored first
+        removes one, chosen by ``budget_policy``, and its term from ``f``.
+        Memory is then O(budget); ``voting`` needs every mistake and is not
+        available. ``None``: no bound.
+    budget_policy : {"random", "oldest"}, default="random"
+        Which support vector a full budget removes: a uniformly random one (the
+        randomized budget perceptron of Cavallanti, Cesa-Bianchi & Gentile
+        2007), or the one stored first.
     fit_intercept : bool, default=True
         Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
         feature x₀ = 1 with its weight first). False: the boundary passes through 0.
@@ -228,8 +304,8 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
     ([0, 1, 1, 0], True)
     """
 
-    _PARAMETERS = ("kernel", "degree", "gamma", "coef0", "voting", "cache_size",
-                   "fit_intercept", "max_iter", "shuffle", "random_state", "class_weight",
+    _PARAMETERS = ("kernel", "degree", "gamma", "coef0", "voting", "cache_size", "budget",
+                   "budget_policy", "fit_intercept", "max_iter", "shuffle", "random_state", "class_weight",
                    "warm_start", "early_stopping", "validation_fraction", "n_iter_no_change",
                    "n_jobs")
     _parameter_constraints = constraints(
@@ -240,6 +316,8 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
         coef0=[Real],
         voting=[StrOptions({"vote", "average"}), None],
         cache_size=[Interval(Real, 0, None, closed="left")],
+        budget=[Interval(Integral, 1, None, closed="left"), None],
+        budget_policy=[StrOptions({"random", "oldest"})],
     )
 
     def __init__(
@@ -251,6 +329,8 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
         coef0=1.0,
         voting=None,
         cache_size=200,
+        budget=None,
+        budget_policy="random",
         fit_intercept=True,
         max_iter=100,
         shuffle="every_epoch",
@@ -268,6 +348,8 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
         self.coef0 = coef0
         self.voting = voting
         self.cache_size = cache_size
+        self.budget = budget
+        self.budget_policy = budget_policy
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.shuffle = shuffle
@@ -302,9 +384,22 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
                 problem.n_iter = problem.n_updates = 0
                 problem.converged = problem.stopped_early = False
             return self._problems
+        self._check_budget()
         return [Problem(coef=np.zeros(0), intercept=np.zeros(1), rng=rng, classes=classes,
-                        state=DualState())
+                        state=self._new_state(rng))
                 for rng, classes in zip(rngs, self._problem_classes())]
+
+    def _new_state(self, rng):
+        if self.budget is None:
+            return DualState()
+        return BudgetState(budget=self.budget, policy=self.budget_policy, rng=rng)
+
+    def _check_budget(self):
+        if self.budget is not None and self.voting is not None:
+            raise ValueError(
+                f"voting={self.voting!r} needs every mistake, which a budget does not keep; "
+                "use voting=None with budget, or budget=None to vote."
+            )
 
     def _epoch(self, problem, data, order):
         """One pass of the perceptron rule on ``f``: a mistake on row ``i`` adds
@@ -338,6 +433,8 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
     # --------------------------------------------------------------- prediction
 
     def _problem_decision(self, problem, X):
+        if isinstance(problem.state, BudgetState):
+            self._check_budget()
         if self.voting is None:
             return problem.state.decision(X, problem.intercept[0], self._gram)
         return problem.state.voted_decision(X, self._gram, int(problem.seen[0]),

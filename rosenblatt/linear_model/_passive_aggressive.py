@@ -184,5 +184,6 @@ class PassiveAggressiveClassifier(OnlineMixin, OnlineRule, LinearModel, Toleranc
             return super()._not_converged_message(which)
         return (
             f"{type(self).__name__} ran max_iter={self.max_iter} epochs without a pass in "
-            f"which every example had a margin y·a of at least 1{which}; {self._advice}."
+            f"which every example had a margin y·a of at least 1{which}; the data may not be "
+            f"linearly separable — {self._advice}."
         )
