@@ -419,3 +419,62 @@ def test_budget_on_csr_equals_dense():
     sparse = quiet(lambda: KernelPerceptron(**params).fit(sp.csr_matrix(X), y))
     np.testing.assert_allclose(sparse.support_vectors_.toarray(), dense.support_vectors_)
     np.testing.assert_allclose(sparse.dual_coef_, dense.dual_coef_, **TIGHT)
+
+
+# ------------------------------------------------------------- command line, mixing
+
+
+def test_cli_train_uses_scikit_learns_tol_unless_told(capsys, tmp_path):
+    from rosenblatt.cli import main
+    from rosenblatt.io import load
+
+    X, y = noisy_data(14)
+    data = tmp_path / "noisy.csv"
+    np.savetxt(data, np.column_stack([X, (y > 0).astype(int)]), delimiter=",",
+               header="a,b,c,d,e,y", comments="")
+    runs = {}
+    for name, extra in {"default": [], "none": ["--tol", "none"], "set": ["--set", "tol=0.1"],
+                        "pa": ["--model", "passive_aggressive"]}.items():
+        out = tmp_path / f"{name}.npz"
+        assert quiet(lambda out=out, extra=extra: main(
+            ["train", str(data), "-o", str(out), "--quiet", "--set", "max_iter=200",
+             "--set", "shuffle=none", *extra])) == 0
+        runs[name] = load(out)
+    capsys.readouterr()
+    theirs = SkPerceptron(tol=1e-3, shuffle=False, max_iter=200).fit(X, (y > 0).astype(int))
+    assert runs["default"].tol == 1e-3 and runs["default"].n_iter_ == theirs.n_iter_
+    assert runs["none"].tol is None and runs["none"].n_iter_ == 200
+    assert runs["set"].tol == 0.1
+    assert type(runs["pa"]).__name__ == "PassiveAggressiveClassifier" and runs["pa"].tol == 1e-3
+    assert main(["train", str(data), "-o", str(tmp_path / "x.npz"), "--tol", "-1"]) == 2
+    assert "expected a number >= 0 or 'none'" in capsys.readouterr().err
+    assert main(["train", str(data), "-o", str(tmp_path / "x.npz"), "--model", "pla",
+                 "--tol", "0.1"]) == 2
+    assert "--tol applies to perceptron" in capsys.readouterr().err
+
+
+def test_parameter_mixing_refuses_what_it_does_not_carry_to_the_shards():
+    from rosenblatt.distributed import ParameterMixing
+
+    X, y = noisy_data(15)
+    for params in ({"margin": 1.0}, {"penalty": "l2"}, {"tol": 1e-3}):
+        with pytest.raises(ValueError, match="does not carry"):
+            ParameterMixing(Perceptron(**params), n_shards=2, client="threads").fit(X, y)
+    with pytest.raises(ValueError, match="ParameterMixing trains"):
+        ParameterMixing(PassiveAggressiveClassifier(), n_shards=2, client="threads").fit(X, y)
+
+
+def test_model_files_keep_the_new_parameters(tmp_path):
+    from rosenblatt import KernelPerceptron
+    from rosenblatt.io import load, save
+
+    X, y = noisy_data(16)
+    for model in (PassiveAggressiveClassifier(variant="pa2", C=0.2, average=True, tol=None,
+                                              max_iter=4),
+                  Perceptron(penalty="elasticnet", margin=0.5, tol=1e-3),
+                  KernelPerceptron(budget=7, budget_policy="oldest", max_iter=2)):
+        quiet(lambda model=model: model.fit(X, y))
+        save(model, tmp_path / "m.npz")
+        loaded = load(tmp_path / "m.npz")
+        assert loaded.get_params() == model.get_params()
+        np.testing.assert_array_equal(loaded.decision_function(X), model.decision_function(X))

@@ -1,7 +1,9 @@
 """``rosenblatt train``: fit an estimator on a data file and save the model."""
 
+import argparse
 from dataclasses import dataclass
 
+from ..base import ToleranceStop
 from ..datasets import ChunkedFile
 from ..io import save
 from ..engine import make_estimator
@@ -112,7 +114,14 @@ def add_arguments(parser):
     add_data_arguments(parser)
     parser.add_argument("--model", default="perceptron",
                         help="perceptron, pla, batch, pocket, averaged, voted, linear_unit, "
-                             "multiclass or kernel (default: perceptron)")
+                             "multiclass, kernel or passive_aggressive (default: perceptron)")
+    parser.add_argument("--tol", type=_tol, default=None, metavar="TOL",
+                        help="scikit-learn's stopping rule for the models that have it "
+                             "(perceptron, averaged, voted, pocket, multiclass, "
+                             "passive_aggressive): stop when the training loss has not "
+                             "improved by TOL for n_iter_no_change epochs. Default 1e-3, as "
+                             "scikit-learn; 'none' for the textbook rule (stop after an epoch "
+                             "without a mistake). --set tol=... does the same")
     parser.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                         help="an estimator parameter, e.g. --set eta=0.5 --set shuffle=none")
     parser.add_argument("-o", "--output", required=True, help="model file to write (.npz)")
@@ -129,8 +138,48 @@ def add_arguments(parser):
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
+#: the command line's tol for the models with scikit-learn's stopping rule
+DEFAULT_TOL = 1e-3
+
+
+def _tol(text):
+    if text.lower() == "none":
+        return "none"
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0 or 'none', got {text!r}")
+    return value
+
+
+def with_tol(model, settings, tol):
+    """``model`` with the command line's ``tol``: ``DEFAULT_TOL`` unless ``--tol`` or
+    ``--set tol=`` says otherwise, for the models with scikit-learn's stopping rule.
+
+    >>> from rosenblatt import Perceptron, PLA
+    >>> with_tol(Perceptron(), {}, None).tol, with_tol(Perceptron(), {}, "none").tol
+    (0.001, None)
+    >>> with_tol(PLA(), {}, 0.1)
+    Traceback (most recent call last):
+    ...
+    ValueError: --tol applies to perceptron, averaged, voted, pocket, multiclass and passive_aggressive; PLA stops by its own rule
+    """
+    if "tol" in settings:
+        return model
+    if not isinstance(model, ToleranceStop):
+        if tol is not None:
+            raise ValueError("--tol applies to perceptron, averaged, voted, pocket, multiclass "
+                             f"and passive_aggressive; {type(model).__name__} stops by its "
+                             "own rule")
+        return model
+    return model.set_params(tol=DEFAULT_TOL if tol is None else (None if tol == "none" else tol))
+
+
 def run(args):
-    model = make_estimator(args.model, **parse_settings(args.set))
+    settings = parse_settings(args.set)
+    model = with_tol(make_estimator(args.model, **settings), settings, args.tol)
     training = train(model, args.data, label=args.label, chunk_size=args.chunk_size,
                      epochs=args.epochs, show_progress=not args.quiet, shards=args.shards,
                      scheduler=args.scheduler)

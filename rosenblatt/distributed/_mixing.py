@@ -287,6 +287,17 @@ class ParameterMixing(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         if inner.early_stopping:
             raise ValueError("set early_stopping on ParameterMixing (scored on every shard), "
                              "not on the estimator it trains.")
+        params = inner.get_params()
+        unmixed = {name: value for name, value in params.items()
+                   if (name, value) not in (("margin", 0.0), ("penalty", None), ("tol", None))
+                   and name in ("margin", "penalty", "tol")}
+        if unmixed:
+            raise ValueError(
+                f"ParameterMixing mixes the textbook rule; it does not carry "
+                f"{', '.join(f'{k}={v!r}' for k, v in unmixed.items())} to the shards. Leave "
+                "them at their defaults (margin=0, penalty=None, tol=None; ParameterMixing "
+                "has its own max_iter and early_stopping)."
+            )
 
     def _rule(self, model, plan, shards, backend):
         """The :class:`Rule` the shards run, from the estimator's parameters."""
