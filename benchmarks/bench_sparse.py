@@ -79,6 +79,11 @@ def data_sets(quick):
     from sklearn.datasets import load_svmlight_file
 
     sets = {}
+    rng = np.random.RandomState(1)
+    n_dense = 20_000 if quick else 400_000
+    X = rng.randn(n_dense, 100)
+    sets[f"dense {n_dense // 1000}k x100"] = (X, np.where(X @ rng.randn(100) +
+                                                         rng.randn(n_dense) > 0, 1, -1))
     for name, features in (("a9a", 123), ("w8a", 300)):
         if (SHARED / name).exists():
             X, y = load_svmlight_file(str(SHARED / name), n_features=features)
@@ -177,6 +182,8 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--epochs", type=int, default=5)
+    parser.add_argument("--only", metavar="TEXT", default="",
+                        help="run the contenders whose name contains TEXT (default: all)")
     args = parser.parse_args(argv)
     rounds = args.rounds or (3 if args.quick else 7)
     print(f"# {machine()}")
@@ -188,7 +195,7 @@ def main(argv=None):
     for name, (X, y) in data_sets(args.quick).items():
         for shuffle in (False, True):
             for who, (ours, theirs) in contenders(args.epochs, shuffle).items():
-                if shuffle and who != "Perceptron":
+                if (shuffle and who != "Perceptron") or args.only not in who:
                     continue
                 both = np.r_[np.flatnonzero(y == y.min())[:50], np.flatnonzero(y == y.max())[:50]]
                 ours(1).fit(X[both], y[both])  # compile outside the timing

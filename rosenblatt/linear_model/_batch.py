@@ -1,7 +1,14 @@
 """The batch perceptron rule of CISC 271 §30.2."""
 
 from .. import _kernels
-from ..base import NATURAL_ORDER, EpochLoop, LinearModel, PerceptronClassifier, Traced, constraints
+from ..base import (
+    NATURAL_ORDER,
+    EpochLoop,
+    LinearModel,
+    PerceptronClassifier,
+    Traced,
+    constraints,
+)
 from ._online import update_log
 
 

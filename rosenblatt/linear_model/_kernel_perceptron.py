@@ -10,7 +10,14 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import validate_X
-from ..base import EpochLoop, OnlineMixin, PerceptronClassifier, Problem, RuleState, constraints
+from ..base import (
+    EpochLoop,
+    OnlineMixin,
+    PerceptronClassifier,
+    Problem,
+    RuleState,
+    constraints,
+)
 from ..trace import survival_counts
 
 #: Test rows × support vectors (or mistakes) scored at once (bounds the memory).
@@ -305,7 +312,8 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
     """
 
     _PARAMETERS = ("kernel", "degree", "gamma", "coef0", "voting", "cache_size", "budget",
-                   "budget_policy", "fit_intercept", "max_iter", "shuffle", "random_state", "class_weight",
+                   "budget_policy", "fit_intercept", "max_iter", "shuffle", "random_state",
+                   "class_weight",
                    "warm_start", "early_stopping", "validation_fraction", "n_iter_no_change",
                    "n_jobs")
     _parameter_constraints = constraints(

@@ -46,8 +46,8 @@ class Pocket(RuleState):
         return self.coef, self.intercept
 
 
-class PocketPerceptron(OnlineRule, EpochRuleParameters, Traced, LinearModel, ToleranceStop, EpochLoop,
-                       PerceptronClassifier):
+class PocketPerceptron(OnlineRule, EpochRuleParameters, Traced, LinearModel, ToleranceStop,
+                       EpochLoop, PerceptronClassifier):
     """Perceptron that returns the weights with the fewest training mistakes seen.
 
     The running weights follow the perceptron rule exactly (see
