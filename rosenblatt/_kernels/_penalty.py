@@ -21,7 +21,8 @@ change ``Δv`` of ``v`` (an update or a truncation); Daumé's Alg. 7 is the case
 up to date, for scikit-learn's objective ``loss + α((1−ρ)‖w‖²/2 + ρ‖w‖₁)``.
 
 penalty = (params, scalars, q)
-    params: float64 (decay, l1_step, alpha·(1−ρ)/2, alpha·ρ);
+    params: float64 (decay, l1_step, alpha·(1−ρ)/2, alpha·ρ, tracks) — ``tracks`` is 1
+    when the norms are needed (for ``tol``): else the update is a plain loop;
     scalars: float64 (s, P, u, ‖w‖², ‖v‖₁), updated in place;
     q: float64 (n_features,), what the L1 penalty took from each weight.
 """
@@ -139,6 +140,10 @@ def _truncate_one(v, j, q, u, average, scalars):
 def _dense_scaled_axpy(X, i, v, step, average, penalty):
     scalars = penalty[1]
     c = step / scalars[0]
+    if average is None and penalty[0][4] == 0.0:  # nothing to keep in step: w += c x
+        for j in range(X.shape[1]):
+            v[j] += c * X[i, j]
+        return
     for j in range(X.shape[1]):
         if X[i, j] != 0.0:
             _change(v, j, v[j] + c * X[i, j], average, scalars)
@@ -149,6 +154,10 @@ def _csr_scaled_axpy(X, i, v, step, average, penalty):
     data, indices, indptr = X
     scalars = penalty[1]
     c = step / scalars[0]
+    if average is None and penalty[0][4] == 0.0:
+        for k in range(indptr[i], indptr[i + 1]):
+            v[indices[k]] += c * stored_value(data, k)
+        return
     for k in range(indptr[i], indptr[i + 1]):
         j = indices[k]
         _change(v, j, v[j] + c * stored_value(data, k), average, scalars)

@@ -39,7 +39,9 @@ class Regularized:
         rho, eta, alpha = self._l1_ratio(), self.eta, self.alpha
         # scikit-learn: "do not scale to negative values when eta or alpha are too big"
         decay = max(0.0, 1.0 - (1.0 - rho) * eta * alpha)
-        params = np.array([decay, rho * eta * alpha, alpha * (1.0 - rho) * 0.5, alpha * rho])
+        tracks = float(self.tol is not None)  # the norms enter scikit-learn's objective
+        params = np.array([decay, rho * eta * alpha, alpha * (1.0 - rho) * 0.5, alpha * rho,
+                           tracks])
         coef = problem.coef
         scalars = np.array([1.0, 0.0, 0.0, float(coef @ coef), float(np.abs(coef).sum())])
         return params, scalars, np.zeros_like(coef)
