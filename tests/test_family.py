@@ -478,3 +478,13 @@ def test_model_files_keep_the_new_parameters(tmp_path):
         loaded = load(tmp_path / "m.npz")
         assert loaded.get_params() == model.get_params()
         np.testing.assert_array_equal(loaded.decision_function(X), model.decision_function(X))
+
+
+def test_kernel_perceptron_tol_stops_where_the_linear_perceptron_does():
+    from rosenblatt import KernelPerceptron
+
+    X, y = noisy_data(17)
+    primal = Perceptron(tol=1e-3, shuffle="none").fit(X, y)
+    dual = KernelPerceptron(kernel="linear", tol=1e-3, shuffle="none").fit(X, y)
+    assert dual.n_iter_ == primal.n_iter_ < 100 and dual.converged_
+    np.testing.assert_array_equal(dual.predict(X), primal.predict(X))

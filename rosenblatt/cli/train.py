@@ -123,7 +123,7 @@ def add_arguments(parser):
                              "multiclass, kernel or passive_aggressive (default: perceptron)")
     parser.add_argument("--tol", type=_tol, default=None, metavar="TOL",
                         help="scikit-learn's stopping rule for the models that have it "
-                             "(perceptron, averaged, voted, pocket, multiclass, "
+                             "(perceptron, averaged, voted, pocket, multiclass, kernel, "
                              "passive_aggressive): stop when the training loss has not "
                              "improved by TOL for n_iter_no_change epochs. Default 1e-3, as "
                              "scikit-learn; 'none' for the textbook rule (stop after an epoch "
@@ -176,9 +176,9 @@ def with_tol(model, settings, tol):
         return model
     if not isinstance(model, ToleranceStop):
         if tol is not None:
-            raise ValueError("--tol applies to perceptron, averaged, voted, pocket, multiclass "
-                             f"and passive_aggressive; {type(model).__name__} stops by its "
-                             "own rule")
+            raise ValueError("--tol applies to perceptron, averaged, voted, pocket, "
+                             "multiclass, kernel and passive_aggressive; "
+                             f"{type(model).__name__} stops by its own rule")
         return model
     return model.set_params(tol=DEFAULT_TOL if tol is None else (None if tol == "none" else tol))
 

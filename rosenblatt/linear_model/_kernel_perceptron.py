@@ -16,6 +16,7 @@ from ..base import (
     PerceptronClassifier,
     Problem,
     RuleState,
+    ToleranceStop,
     constraints,
 )
 from ..trace import survival_counts
@@ -202,7 +203,7 @@ class BudgetState(DualState):
         self._row_in_slot, self._gram = {}, None
 
 
-class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
+class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifier):
     """Perceptron in dual form: a weighted sum of kernels on the examples it got wrong.
 
     The decision function is ``f(x) = Σᵢ αᵢ yᵢ K(xᵢ, x) + b`` where ``αᵢ``
@@ -256,6 +257,11 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
         feature x₀ = 1 with its weight first). False: the boundary passes through 0.
     max_iter : int, default=100
         Largest number of epochs.
+    tol : float or None, default=None
+        ``None``: stop after the first epoch without a mistake. A number:
+        scikit-learn's rule instead — stop once the epoch's mean perceptron loss
+        ``max(0, −y f(x))`` (each example's taken when it is met) has not fallen
+        below the best so far minus ``tol`` for ``n_iter_no_change`` epochs in a row.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -272,7 +278,8 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
     validation_fraction : float, default=0.1
         Share of rows held out for early stopping.
     n_iter_no_change : int, default=5
-        Epochs without improvement of the held-out accuracy before stopping.
+        Epochs without improvement before stopping: of the held-out accuracy
+        with ``early_stopping``, else of the training loss when ``tol`` is set.
     n_jobs : int or None, default=None
         Threads for one-vs-rest (one binary problem per thread); -1 for every
         core. Results do not depend on it.
@@ -312,7 +319,7 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
     """
 
     _PARAMETERS = ("kernel", "degree", "gamma", "coef0", "voting", "cache_size", "budget",
-                   "budget_policy", "fit_intercept", "max_iter", "shuffle", "random_state",
+                   "budget_policy", "fit_intercept", "max_iter", "tol", "shuffle", "random_state",
                    "class_weight",
                    "warm_start", "early_stopping", "validation_fraction", "n_iter_no_change",
                    "n_jobs")
@@ -341,6 +348,7 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
         budget_policy="random",
         fit_intercept=True,
         max_iter=100,
+        tol=None,
         shuffle="every_epoch",
         random_state=None,
         class_weight=None,
@@ -360,6 +368,7 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
         self.budget_policy = budget_policy
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
         self.shuffle = shuffle
         self.random_state = random_state
         self.class_weight = class_weight
@@ -417,7 +426,8 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
             order = np.arange(data.n_rows)
         f = dual.begin_call(data.X, problem.intercept[0], self._gram)
         active = sw[order] > 0
-        position, n_mistakes = 0, 0
+        position, n_mistakes, loss = 0, 0, 0.0
+        seen = int(problem.seen[0])
         while position < len(order):
             rest = order[position:]
             wrong = active[position:] & (y[rest] * f[rest] <= 0)
@@ -427,6 +437,7 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
             k = position + int(np.argmax(wrong))
             problem.seen[0] += int(active[position:k + 1].sum())
             i = order[k]
+            loss -= y[i] * f[i]  # the perceptron loss max(0, −y f), met at a mistake only
             step = sw[i] * y[i]
             f += step * (dual.column(i, self._gram, self.cache_size * 2**20)
                          + float(self.fit_intercept))
@@ -436,6 +447,7 @@ class KernelPerceptron(OnlineMixin, EpochLoop, PerceptronClassifier):
             n_mistakes += 1
             position = k + 1
         dual.keep_new_support()
+        problem.epoch_loss = loss / max(int(problem.seen[0]) - seen, 1)
         return n_mistakes
 
     # --------------------------------------------------------------- prediction
