@@ -49,7 +49,8 @@ class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, ToleranceStop, Epoc
         number: scikit-learn's rule instead — stop once the epoch's mean training
         loss ``max(0, margin + s_rival − s_y)`` (each example's taken when it is
         met) has not fallen below the best so far minus ``tol`` for
-        ``n_iter_no_change`` epochs in a row. The command line's ``train`` uses ``tol=1e-3``, as scikit-learn.
+        ``n_iter_no_change`` epochs in a row. The command line's ``train`` uses
+        ``tol=1e-3``, as scikit-learn.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
