@@ -316,6 +316,18 @@ class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifi
     >>> model = KernelPerceptron(kernel="poly", degree=2, shuffle="none").fit(X, y)
     >>> model.predict(X).tolist(), model.converged_
     ([0, 1, 1, 0], True)
+
+    A ring, with at most 10 support vectors kept against 74 without a budget:
+
+    >>> import numpy as np, warnings
+    >>> rng = np.random.RandomState(0)
+    >>> X = rng.randn(300, 2)
+    >>> y = (X ** 2).sum(axis=1) > 1.4
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("ignore")  # a budget this small never makes a clean pass
+    ...     model = KernelPerceptron(budget=10, max_iter=10, random_state=0).fit(X, y)
+    >>> model.support_vectors_.shape[0], round(model.score(X, y), 3)
+    (10, 0.8)
     """
 
     _PARAMETERS = ("kernel", "degree", "gamma", "coef0", "voting", "cache_size", "budget",
