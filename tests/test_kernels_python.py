@@ -12,8 +12,8 @@ SCRIPT = """
 import json, warnings
 import numpy as np, scipy.sparse as sp
 from rosenblatt import (PLA, AveragedPerceptron, BatchPerceptron, KernelPerceptron,
-                        LinearUnit, MulticlassPerceptron, Perceptron, PocketPerceptron,
-                        VotedPerceptron)
+                        LinearUnit, MulticlassPerceptron, PassiveAggressiveClassifier,
+                        Perceptron, PocketPerceptron, VotedPerceptron)
 from rosenblatt.engine import run_epoch
 warnings.simplefilter("ignore")
 rng = np.random.RandomState(0)
@@ -33,6 +33,14 @@ models = {
     "MulticlassAveraged": (MulticlassPerceptron(average=True, random_state=1, max_iter=8), y3),
     "KernelPerceptron": (KernelPerceptron(kernel="poly", degree=2, random_state=1,
                                           max_iter=3), y),
+    "PassiveAggressive": (PassiveAggressiveClassifier(variant="pa2", average=True,
+                                                      random_state=1, max_iter=8), y),
+    "PerceptronPenalty": (Perceptron(penalty="elasticnet", alpha=0.01, margin=1.0, tol=1e-3,
+                                     random_state=1, max_iter=8), y),
+    "AveragedPenalty": (AveragedPerceptron(penalty="l1", alpha=0.02, random_state=1,
+                                           max_iter=8), y),
+    "MulticlassMargin": (MulticlassPerceptron(margin=2.0, random_state=1, max_iter=8), y3),
+    "KernelBudget": (KernelPerceptron(budget=4, random_state=1, max_iter=3), y),
 }
 out = {}
 for name, (model, labels) in models.items():
@@ -62,7 +70,7 @@ def run(disable_jit):
 
 def test_python_kernels_equal_compiled_kernels():
     python, compiled = run(True), run(False)
-    assert python.keys() == compiled.keys() and len(python) == 27
+    assert python.keys() == compiled.keys() and len(python) == 37
     for key in python:
         for a, b in zip(python[key], compiled[key]):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12, err_msg=key)
