@@ -187,8 +187,13 @@ class BudgetState(DualState):
             slot = int(self.rng.integers(self.budget))
         else:
             slot = int(self.rng.randint(self.budget))
-        self._f -= self.dual[slot] * self._gram(self._X, self.rows[slot]).ravel()
-        self._slot_of.pop(self._row_in_slot.pop(slot, None), None)
+        row = self._row_in_slot.pop(slot, None)
+        # a support vector from this call's rows had its column computed at its mistake
+        column = self._columns.get(row)
+        if column is None:
+            column = self._gram(self._X, self.rows[slot]).ravel()
+        self._f -= self.dual[slot] * column
+        self._slot_of.pop(row, None)
         return slot
 
     def keep_new_support(self):
