@@ -488,3 +488,20 @@ def test_kernel_perceptron_tol_stops_where_the_linear_perceptron_does():
     dual = KernelPerceptron(kernel="linear", tol=1e-3, shuffle="none").fit(X, y)
     assert dual.n_iter_ == primal.n_iter_ < 100 and dual.converged_
     np.testing.assert_array_equal(dual.predict(X), primal.predict(X))
+
+
+def test_budget_mnist_example_keeps_its_budget_and_learns(shared_data):
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).resolve().parents[1] / "examples" / "budget_mnist.py"
+    spec = importlib.util.spec_from_file_location("budget_mnist", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    X, y = example.load_mnist(shared_data)
+    assert X.shape == (10_000, 784) and set(np.unique(y)) == {-1, 1}
+    results = quiet(lambda: example.accuracy_by_budget(X[:1200], y[:1200], 1000, budgets=(30,),
+                                                       epochs=1, seeds=(0,)))
+    assert results["random", 30][1] == results["oldest", 30][1] == 30
+    accuracy, n_support, _ = results["random", None]
+    assert n_support > 30 and accuracy[0] > 0.75
