@@ -122,3 +122,21 @@ def test_real_subprocess(tmp_path):
     assert bad.returncode == 2 and "positive whole number" in bad.stderr
     assert "Traceback" not in bad.stderr
     assert np.isfinite(1.0)
+
+
+def test_a_libsvm_test_file_is_read_as_wide_as_the_model(capsys, tmp_path):
+    # a9a.t's rows never hold feature 123, which a9a's do: the test file is narrower
+    train = tmp_path / "train.svm"
+    train.write_text("+1 1:1 3:1\n-1 2:1 5:1\n+1 1:1 4:1\n-1 2:1 5:1\n")
+    narrow = tmp_path / "test.svm"
+    narrow.write_text("+1 1:1 3:1\n-1 2:1\n")
+    model = tmp_path / "m.npz"
+    assert main(["train", str(train), "-o", str(model), "--quiet"]) == 0
+    assert main(["evaluate", str(model), str(narrow)]) == 0
+    assert "accuracy   1.0000" in capsys.readouterr().out.replace(":", " ")
+    assert main(["predict", str(model), str(narrow)]) == 0
+    assert capsys.readouterr().out.split() == ["1", "-1"]
+    wide = tmp_path / "wide.svm"
+    wide.write_text("+1 1:1 7:1\n")
+    assert main(["evaluate", str(model), str(wide)]) == 2
+    assert "its rows name features beyond the 5 expected" in capsys.readouterr().err

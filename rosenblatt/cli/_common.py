@@ -2,6 +2,7 @@
 
 import ast
 import contextlib
+import pathlib
 
 import numpy as np
 
@@ -35,9 +36,17 @@ def label_option(label):
         return label
 
 
-def read_data(path, label=None):
-    """``(X, y)`` from a CSV, LIBSVM or ``.npy``/``.npz`` file."""
+def read_data(path, label=None, model=None):
+    """``(X, y)`` from a CSV, LIBSVM or ``.npy``/``.npz`` file.
+
+    With a fitted ``model``, a LIBSVM file is read as wide as the model's
+    ``n_features_in_``: a LIBSVM row names only the features it holds, so a test
+    file in which the last features never occur (a9a.t: none of its rows has
+    feature 123) would otherwise be read narrower than the training file.
+    """
     options = {} if label is None else {"label": label_option(label)}
+    if model is not None and pathlib.Path(path).suffix.lower() not in (".csv", ".npy", ".npz"):
+        options["n_features"] = model.n_features_in_
     return load_data(path, **options)
 
 

@@ -57,6 +57,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    X, y = read_data(args.data, args.label)
-    print(evaluate(load(args.model), X, y).text())
+    model = load(args.model)
+    X, y = read_data(args.data, args.label, model)
+    print(evaluate(model, X, y).text())
     return 0

@@ -35,7 +35,8 @@ def add_arguments(parser):
 
 
 def run(args):
-    X, y = read_data(args.data, args.label)
-    display = plot_boundary(load(args.model), X, y, args.output)
+    model = load(args.model)
+    X, y = read_data(args.data, args.label, model)
+    display = plot_boundary(model, X, y, args.output)
     print(f"wrote {args.output} ({len(display.misclassified)} misclassified)")
     return 0

@@ -23,7 +23,7 @@ def predict(model, path, label=None):
     """
     if not hasattr(model, "predict"):
         model = load(model)
-    X, _ = read_data(path, label)
+    X, _ = read_data(path, label, model)
     return model.predict(X)
 
 

@@ -131,6 +131,10 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
     try:
         X, y = load_svmlight_file(str(path), n_features=n_features, zero_based=zero_based)
     except (ValueError, RuntimeError) as error:
+        if n_features is not None and "n_features was set" in str(error):
+            raise ValueError(f"{path}: its rows name features beyond the {n_features} "
+                             f"expected ({error}); the model was trained on narrower "
+                             "data.") from error
         raise ValueError(_libsvm_diagnosis(path) or f"{path}: {error}") from error
     if X.shape[0] == 0:
         raise ValueError(f"{path}: no data lines.")
