@@ -160,9 +160,11 @@ def _tol(text):
     return value
 
 
-def with_tol(model, settings, tol):
+def with_tol(model, settings, tol, shards=None):
     """``model`` with the command line's ``tol``: ``DEFAULT_TOL`` unless ``--tol`` or
     ``--set tol=`` says otherwise, for the models with scikit-learn's stopping rule.
+    With ``shards`` the model keeps the textbook rule: parameter mixing runs the
+    shards' epochs itself, with its own ``max_iter`` and early stopping.
 
     >>> from rosenblatt import Perceptron, PLA
     >>> with_tol(Perceptron(), {}, None).tol, with_tol(Perceptron(), {}, "none").tol
@@ -173,6 +175,11 @@ def with_tol(model, settings, tol):
     ValueError: --tol applies to ... PLA stops by its own rule
     """
     if "tol" in settings:
+        return model
+    if shards is not None:
+        if tol is not None:
+            raise ValueError("--tol does not apply with --shards: parameter mixing stops "
+                             "after max_iter rounds (or by its early stopping)")
         return model
     if not isinstance(model, ToleranceStop):
         if tol is not None:
@@ -185,7 +192,7 @@ def with_tol(model, settings, tol):
 
 def run(args):
     settings = parse_settings(args.set)
-    model = with_tol(make_estimator(args.model, **settings), settings, args.tol)
+    model = with_tol(make_estimator(args.model, **settings), settings, args.tol, args.shards)
     training = train(model, args.data, label=args.label, chunk_size=args.chunk_size,
                      epochs=args.epochs, show_progress=not args.quiet, shards=args.shards,
                      scheduler=args.scheduler)

@@ -9,7 +9,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from .._validation import check_classes, check_random_state, class_weights, validate_X_y
-from ..base import warn
+from ..base import ToleranceStop, warn
 from ..linear_model import (
     PLA,
     AveragedPerceptron,
@@ -288,9 +288,11 @@ class ParameterMixing(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             raise ValueError("set early_stopping on ParameterMixing (scored on every shard), "
                              "not on the estimator it trains.")
         params = inner.get_params()
-        unmixed = {name: value for name, value in params.items()
-                   if (name, value) not in (("margin", 0.0), ("penalty", None), ("tol", None))
-                   and name in ("margin", "penalty", "tol")}
+        defaults = {"margin": 0.0, "penalty": None}
+        if isinstance(inner, ToleranceStop):  # scikit-learn's tol (LinearUnit's is mixed)
+            defaults["tol"] = None
+        unmixed = {name: params[name] for name, default in defaults.items()
+                   if name in params and params[name] != default}
         if unmixed:
             raise ValueError(
                 f"ParameterMixing mixes the textbook rule; it does not carry "
