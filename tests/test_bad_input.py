@@ -85,3 +85,30 @@ def test_a_kernel_returning_nan_is_refused():
 
     with pytest.raises(ValueError, match="KernelPerceptron ran into infinite or NaN"):
         KernelPerceptron(kernel=broken).fit(XOR_X, XOR_Y)
+
+
+def test_overflowing_weights_are_refused_after_mixing_too():
+    from rosenblatt.distributed import ParameterMixing
+
+    X = np.tile(XOR_X, (5, 1))
+    y = np.tile(XOR_Y, 5)
+    with pytest.raises(ValueError, match="ParameterMixing ran into infinite or NaN weights"):
+        ParameterMixing(Perceptron(eta=1e308), n_shards=2, client="threads").fit(X, y)
+
+
+@pytest.mark.parametrize("params", [{"max_iter": True}, {"n_iter_no_change": False}],
+                         ids=lambda params: next(iter(params)))
+def test_booleans_are_not_whole_numbers(params):
+    """``True`` is an ``int`` to Python: max_iter=True used to train one epoch."""
+    from rosenblatt import KernelPerceptron, PassiveAggressiveClassifier
+    from rosenblatt.distributed import ParameterMixing
+
+    name = next(iter(params))
+    for model in (Perceptron(**params), PassiveAggressiveClassifier(**params),
+                  KernelPerceptron(**params)):
+        with pytest.raises(ValueError, match=f"'{name}' parameter .* must be an int"):
+            model.fit(XOR_X, XOR_Y)
+    with pytest.raises(ValueError, match=f"'{name}' parameter .* must be an int"):
+        ParameterMixing(Perceptron(), **params).fit(XOR_X, XOR_Y)
+    with pytest.raises(ValueError, match="'budget' parameter"):
+        KernelPerceptron(budget=True).fit(XOR_X, XOR_Y)

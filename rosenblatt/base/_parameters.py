@@ -12,13 +12,24 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 SHUFFLE_MODES = ("none", "once", "every_epoch")
+
+
+class WholeNumber(Interval):
+    """scikit-learn's ``Interval(Integral, ...)`` without ``True`` and ``False``: a
+    ``bool`` is an ``int`` to Python, so ``max_iter=True`` would train one epoch."""
+
+    def __init__(self, left, right, *, closed):
+        super().__init__(Integral, left, right, closed=closed)
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
 INIT_MODES = ("zeros", "uniform", "normal")
 
 CONSTRAINTS = {
     "eta": [Interval(Real, 0, None, closed="neither")],
     "fit_intercept": ["boolean"],
-    "max_iter": [Interval(Integral, 1, None, closed="left")],
-    "max_updates": [Interval(Integral, 1, None, closed="left")],
+    "max_iter": [WholeNumber(1, None, closed="left")],
+    "max_updates": [WholeNumber(1, None, closed="left")],
     "shuffle": [StrOptions(set(SHUFFLE_MODES))],
     "init": [StrOptions(set(INIT_MODES)), "array-like"],
     "random_state": [
@@ -32,7 +43,7 @@ CONSTRAINTS = {
     "warm_start": ["boolean"],
     "early_stopping": ["boolean"],
     "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
-    "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+    "n_iter_no_change": [WholeNumber(1, None, closed="left")],
     "n_jobs": [Integral, None],
     "average": ["boolean"],
     "margin": [Interval(Real, 0, None, closed="left")],

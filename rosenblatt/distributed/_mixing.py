@@ -10,6 +10,7 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from .._validation import check_classes, check_random_state, class_weights, validate_X_y
 from ..base import ToleranceStop, warn
+from ..base._parameters import WholeNumber
 from ..linear_model import (
     PLA,
     AveragedPerceptron,
@@ -23,7 +24,13 @@ from ..linear_model import (
 )
 from ..linear_model._linear_unit import LossHistory, largest_eigenvalue
 from ._backends import backend_for
-from ._inputs import is_dask_collection, is_file_list, plan_arrays, plan_dask, plan_files
+from ._inputs import (
+    is_dask_collection,
+    is_file_list,
+    plan_arrays,
+    plan_dask,
+    plan_files,
+)
 from ._shards import (
     Rule,
     class_counts,
@@ -167,14 +174,14 @@ class ParameterMixing(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit"])],
-        "n_shards": [Interval(Integral, 1, None, closed="left"), None],
+        "n_shards": [WholeNumber(1, None, closed="left"), None],
         "mixing": [StrOptions({"uniform", "errors"})],
         "strategy": [StrOptions({"iterative", "one_shot"})],
-        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "max_iter": [WholeNumber(1, None, closed="left"), None],
         "early_stopping": ["boolean"],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
-        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
-        "chunk_size": [Interval(Integral, 1, None, closed="left")],
+        "n_iter_no_change": [WholeNumber(1, None, closed="left")],
+        "chunk_size": [WholeNumber(1, None, closed="left")],
         "label": [Integral, str, None],
         "random_state": ["random_state", np.random.Generator],
         "client": [StrOptions({"threads"}), HasMethods(["submit", "scatter"]), None],
@@ -594,6 +601,13 @@ class _Run:
                     part = (outcome.coef_sum, outcome.intercept_sum)
                     self.sums[p] = part if self.sums[p] is None else (
                         self.sums[p][0] + part[0], self.sums[p][1] + part[1])
+        if not (np.all(np.isfinite(self.coef[p])) and np.all(np.isfinite(self.intercept[p]))):
+            raise ValueError(
+                f"ParameterMixing ran into infinite or NaN weights in epoch {r}: the "
+                "features, eta or the sample weights are too large for float64 arithmetic. "
+                "Scale X (e.g. sklearn.preprocessing.StandardScaler), or lower eta or the "
+                "weights."
+            )
         self.mixed_mistakes[p] += float(mu @ k)
         self._record(p, k, mu)
         self.n_iter[p] = r

@@ -1,7 +1,7 @@
 """The kernel perceptron: the perceptron in dual form (Freund & Schapire 1999)."""
 
 from dataclasses import dataclass, field
-from numbers import Integral, Real
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
@@ -19,6 +19,7 @@ from ..base import (
     ToleranceStop,
     constraints,
 )
+from ..base._parameters import WholeNumber
 from ..trace import survival_counts
 
 #: Test rows × support vectors (or mistakes) scored at once (bounds the memory).
@@ -343,12 +344,12 @@ class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifi
     _parameter_constraints = constraints(
         _PARAMETERS,
         kernel=[StrOptions({"linear", "poly", "rbf"}), callable],
-        degree=[Interval(Integral, 1, None, closed="left")],
+        degree=[WholeNumber(1, None, closed="left")],
         gamma=[Interval(Real, 0, None, closed="neither"), None],
         coef0=[Real],
         voting=[StrOptions({"vote", "average"}), None],
         cache_size=[Interval(Real, 0, None, closed="left")],
-        budget=[Interval(Integral, 1, None, closed="left"), None],
+        budget=[WholeNumber(1, None, closed="left"), None],
         budget_policy=[StrOptions({"random", "oldest"})],
     )
 
