@@ -62,9 +62,28 @@ def validate_X_y(estimator, X, y, *, reset):
         raise _explain(error) from error
     if sp.issparse(X):
         check_csr_structure(X)
+    check_magnitude(X)
     check_classification_targets(y)
     return X, y
 
+
+#: Values beyond this have squares that overflow float64 (the root of its largest number).
+LARGEST_VALUE = float(np.sqrt(np.finfo(np.float64).max))
+
+
+def check_magnitude(X):
+    """Refuse features whose squares overflow float64: every rule computes ``w·x``
+    with weights the size of ``x`` (and passive-aggressive ``‖x‖²``), which would be
+    inf or NaN, and a NaN activation is never a mistake — the fit would claim to
+    converge with a meaningless model."""
+    values = X.data if sp.issparse(X) else X
+    largest = float(np.max(np.abs(values))) if values.size else 0.0
+    if largest > LARGEST_VALUE:
+        raise ValueError(
+            f"X holds values up to {largest:.3g}, whose squares overflow float64 (beyond "
+            f"{LARGEST_VALUE:.3g}): activations w·x would be inf or NaN. Scale X, e.g. with "
+            "sklearn.preprocessing.MaxAbsScaler or StandardScaler."
+        )
 
 def _explain(error):
     """Add the remedy to the messages of numpy and scikit-learn that lack one."""

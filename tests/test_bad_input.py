@@ -112,3 +112,29 @@ def test_booleans_are_not_whole_numbers(params):
         ParameterMixing(Perceptron(), **params).fit(XOR_X, XOR_Y)
     with pytest.raises(ValueError, match="'budget' parameter"):
         KernelPerceptron(budget=True).fit(XOR_X, XOR_Y)
+
+
+@pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
+def test_features_whose_squares_overflow_are_refused(sparse):
+    """X near 1e300 kept finite weights but made every activation inf or NaN: XOR,
+    which no line separates, 'converged' for every online rule."""
+    import scipy.sparse as sp
+
+    from rosenblatt import PassiveAggressiveClassifier
+
+    X = XOR_X * 1e300
+    X = sp.csr_matrix(X) if sparse else X
+    for model in (Perceptron(), AveragedPerceptron(), PassiveAggressiveClassifier(),
+                  MulticlassPerceptron()):
+        with pytest.raises(ValueError, match="X holds values up to 3e\\+300, whose squares"):
+            model.fit(X, XOR_Y)
+    Perceptron().fit(XOR_X * 1e150, XOR_Y)  # large, but its squares are still numbers
+
+
+@pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron, VotedPerceptron,
+                                 PocketPerceptron], ids=lambda cls: cls.__name__)
+def test_activations_that_overflow_with_finite_weights_are_refused(cls):
+    """Weights near 1e300 times features of 1e100: every weight is a number but
+    w·x is inf, then inf − inf = NaN, which is never a mistake."""
+    with pytest.raises(ValueError, match="activations w·x \\+ b overflowed to inf or NaN"):
+        cls(eta=1e200, shuffle="none").fit(XOR_X * 1e100, XOR_Y)

@@ -49,9 +49,10 @@ def perceptron_residual(y, activation, margin, C, sqnorm):
 
 @register_jitable
 def perceptron_loss(y, activation, margin):
-    """scikit-learn's ``Hinge(margin)``: ``margin − y a`` on a mistake, else 0."""
+    """scikit-learn's ``Hinge(margin)``: ``margin − y a`` on a mistake, else 0 (NaN for
+    a NaN activation, so that an overflow shows in the epoch's loss)."""
     z = y * activation
-    return margin - z if z <= margin else 0.0
+    return 0.0 if z > margin else margin - z
 
 
 @register_jitable
