@@ -106,3 +106,10 @@ class Problem:
                 "the sample weights are too large for float64 arithmetic. Scale X (e.g. "
                 "sklearn.preprocessing.StandardScaler), or lower eta or the weights."
             )
+        if self.epoch_loss is not None and not np.isfinite(self.epoch_loss):
+            # finite weights, but w·x overflowed: a NaN activation is never a mistake
+            raise ValueError(
+                f"{model}: the activations w·x + b overflowed to inf or NaN {where}; the "
+                "features times the weights are too large for float64 arithmetic. Scale X "
+                "(e.g. sklearn.preprocessing.StandardScaler), or lower eta."
+            )

@@ -34,13 +34,6 @@ class OnlineRule:
             state.kernel_average(), state.kernel_pocket(data), problem.penalty,
         )
         problem.epoch_loss = objective / max(int(problem.seen[0]) - seen, 1)
-        if not np.isfinite(objective):
-            raise ValueError(
-                f"{type(self).__name__}: the activations w·x + b overflowed to inf or NaN in "
-                f"epoch {problem.n_iter}; the features times the weights are too large for "
-                "float64 arithmetic. Scale X (e.g. sklearn.preprocessing.StandardScaler), or "
-                "lower eta."
-            )
         if log is not None:
             rows, activations, positions = (column[:n_updates] for column in log)
             steps = self._learning_rate() * data.sw[rows] * data.y[rows]
