@@ -138,3 +138,52 @@ def test_activations_that_overflow_with_finite_weights_are_refused(cls):
     w·x is inf, then inf − inf = NaN, which is never a mistake."""
     with pytest.raises(ValueError, match="activations w·x \\+ b overflowed to inf or NaN"):
         cls(eta=1e200, shuffle="none").fit(XOR_X * 1e100, XOR_Y)
+
+
+def test_labels_too_large_for_int64_stay_apart_and_nan_labels_are_refused(tmp_path):
+    from rosenblatt.datasets import load_csv, load_libsvm
+
+    svm = tmp_path / "big.svm"
+    svm.write_text("1e30 1:1\n1e31 1:2\n1e30 1:3\n")
+    _, y = load_libsvm(svm)
+    assert len(np.unique(y)) == 2 and y.dtype == np.float64
+    csv_file = tmp_path / "big.csv"
+    csv_file.write_text("a,y\n1,1e30\n2,1e31\n")
+    assert len(np.unique(load_csv(csv_file)[1])) == 2
+    svm.write_text("nan 1:1\n1 1:2\n")
+    with pytest.raises(ValueError, match="big.svm: labels must be finite numbers; found nan"):
+        load_libsvm(svm)
+    csv_file.write_text("a,y\n1,inf\n2,1\n")
+    with pytest.raises(ValueError, match="big.csv: labels must be finite numbers; found inf"):
+        load_csv(csv_file)
+    _, small = load_libsvm(_write(tmp_path, "1 1:1\n-1 1:2\n"))
+    assert small.dtype == np.int64
+
+
+def _write(folder, text):
+    path = folder / "small.svm"
+    path.write_text(text)
+    return path
+
+
+def test_an_out_of_range_npy_label_column_is_refused_not_wrapped(tmp_path):
+    from rosenblatt.datasets import load_numpy
+
+    path = tmp_path / "d.npy"
+    np.save(path, np.arange(12.0).reshape(4, 3))
+    with pytest.raises(ValueError, match="label column 3 is out of range for 3 columns"):
+        load_numpy(path, label=3)
+    with pytest.raises(ValueError, match="label column -4 is out of range"):
+        load_numpy(path, label=-4)
+    X, y = load_numpy(path, label=0)
+    assert y.tolist() == [0.0, 3.0, 6.0, 9.0] and X.shape == (4, 2)
+
+
+def test_evaluate_does_not_round_float_labels_into_the_classes():
+    from rosenblatt.cli.evaluate import evaluate
+
+    X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]
+    model = Perceptron(shuffle="none").fit(X, y)
+    assert evaluate(model, X, [0.0, 0.0, 0.0, 1.0]).accuracy == 1.0
+    with pytest.raises(ValueError, match=r"the labels \[0.4\] are not classes of the model"):
+        evaluate(model, X, [0.4, 0.0, 0.0, 1.0])

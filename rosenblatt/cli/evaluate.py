@@ -43,12 +43,27 @@ def evaluate(model, X, y):
     (1.0, [[3, 0], [0, 1]])
     """
     y = np.asarray(y)
-    if y.dtype.kind != model.classes_.dtype.kind:
-        y = y.astype(model.classes_.dtype)
+    if y.dtype.kind != model.classes_.dtype.kind and _casts_exactly(y, model.classes_.dtype):
+        y = y.astype(model.classes_.dtype)  # e.g. labels 0.0/1.0 read for classes 0/1
+    unknown = np.setdiff1d(np.unique(y.astype(object)), model.classes_.astype(object))
+    if len(unknown):
+        raise ValueError(
+            f"the labels {unknown[:5].tolist()} are not classes of the model "
+            f"({model.classes_.tolist()}); evaluate on data labelled as the training data was."
+        )
     predicted = model.predict(X)
     labels = model.classes_
     return Report(float(np.mean(predicted == y)), len(y), labels,
                   confusion_matrix(y, predicted, labels=labels))
+
+
+def _casts_exactly(y, dtype):
+    """Whether ``y`` keeps its values as ``dtype`` (labels 0.5 cast to an int class 0
+    would be counted right)."""
+    try:
+        return bool(np.all(y.astype(dtype).astype(y.dtype) == y))
+    except (ValueError, TypeError):
+        return False
 
 
 def add_arguments(parser):

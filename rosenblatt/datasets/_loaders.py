@@ -76,10 +76,10 @@ def csv_blocks(path, block_rows, label=-1, header=True):
             features.append(_numbers(path, number, row, column))
             labels.append(row[column].strip())
             if block_rows is not None and len(labels) == block_rows:
-                yield np.array(features, dtype=np.float64), _labels(labels)
+                yield np.array(features, dtype=np.float64), _labels(labels, path)
                 features, labels = [], []
         if labels:
-            yield np.array(features, dtype=np.float64), _labels(labels)
+            yield np.array(features, dtype=np.float64), _labels(labels, path)
 
 
 def _numbers(path, number, row, column):
@@ -107,13 +107,30 @@ def _label_column(path, label, names, width):
     return index % width
 
 
-def _labels(labels):
+def _labels(labels, path=None):
     try:
         numbers = np.array([float(value) for value in labels])
     except ValueError:
         return np.array(labels)
-    integral = np.all(numbers == np.round(numbers))
-    return numbers.astype(np.int64) if integral else numbers
+    return numeric_labels(numbers, path)
+
+
+#: Whole numbers up to this are exact in float64 and in int64 alike.
+_EXACT_INTEGER = 2.0**53
+
+
+def numeric_labels(numbers, path=None):
+    """Numeric labels as int64 when they are whole numbers that int64 holds exactly,
+    else as float64; NaN and infinite labels are refused. (1e30 and 1e31 cast to
+    int64 used to become the same number: two classes merged into one.)"""
+    numbers = np.asarray(numbers, dtype=np.float64)
+    if not np.all(np.isfinite(numbers)):
+        bad = numbers[~np.isfinite(numbers)][0]
+        where = f"{path}: " if path is not None else ""
+        raise ValueError(f"{where}labels must be finite numbers; found {bad}. Remove or fix "
+                         "those rows.")
+    exact = np.all(numbers == np.round(numbers)) and np.all(np.abs(numbers) <= _EXACT_INTEGER)
+    return numbers.astype(np.int64) if exact else numbers
 
 
 _LIBSVM_LINE = re.compile(
@@ -138,8 +155,7 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
         raise ValueError(_libsvm_diagnosis(path) or f"{path}: {error}") from error
     if X.shape[0] == 0:
         raise ValueError(f"{path}: no data lines.")
-    labels = y.astype(np.int64) if np.all(y == np.round(y)) else y
-    return X, labels
+    return X, numeric_labels(y, path)
 
 
 def _libsvm_diagnosis(path):
@@ -189,5 +205,8 @@ def load_numpy(path, label=-1):
     if data.ndim != 2 or data.shape[1] < 2:
         raise ValueError(f"{path}: a .npy file must hold a matrix with a label column; "
                          f"got shape {data.shape}.")
-    column = label % data.shape[1]
+    width = data.shape[1]
+    if not -width <= int(label) < width:
+        raise ValueError(f"{path}: label column {label} is out of range for {width} columns.")
+    column = int(label) % width
     return np.delete(data, column, axis=1), data[:, column]
