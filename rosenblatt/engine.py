@@ -49,16 +49,22 @@ def make_estimator(name, **params):
     --------
     >>> make_estimator("pla", max_updates=50)
     PLA(max_updates=50)
+    >>> make_estimator("pla", max_iter=50)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: PLA does not take 'max_iter'; its parameters are class_weight, eta, ...
     """
     key = SHORT_NAMES.get(name.lower(), name)
     if key not in linear_model.__all__:
         raise ValueError(f"unknown model {name!r}; choose one of "
                          f"{', '.join(sorted(SHORT_NAMES))}")
     estimator = getattr(linear_model, key)
-    try:
-        model = estimator(**params)
-    except TypeError as error:
-        raise ValueError(f"{key} does not take {error}") from error
+    known = estimator().get_params()
+    unknown = sorted(set(params) - set(known))
+    if unknown:
+        raise ValueError(f"{key} does not take {', '.join(map(repr, unknown))}; its "
+                         f"parameters are {', '.join(sorted(known))}")
+    model = estimator(**params)
     model._validate_params()
     return model
 

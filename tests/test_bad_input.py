@@ -187,3 +187,25 @@ def test_evaluate_does_not_round_float_labels_into_the_classes():
     assert evaluate(model, X, [0.0, 0.0, 0.0, 1.0]).accuracy == 1.0
     with pytest.raises(ValueError, match=r"the labels \[0.4\] are not classes of the model"):
         evaluate(model, X, [0.4, 0.0, 0.0, 1.0])
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["train", "{data}", "--set", "foo=1", "-o", "m.npz"],
+     "Perceptron does not take 'foo'; its parameters are alpha, class_weight"),
+    (["animate", "{data}", "--model", "kernel", "-o", "a.gif"],
+     "animate draws the trace of updates, which kernel does not record"),
+    (["animate", "{data}", "--fps", "0", "-o", "a.gif"],
+     "argument --fps: expected a number > 0, got '0'"),
+    (["animate", "{data}", "--fps", "inf", "-o", "a.gif"],
+     "argument --fps: expected a number > 0, got 'inf'"),
+])
+def test_command_line_mistakes_exit_2_with_one_line(argv, message, tmp_path, capsys):
+    from rosenblatt.cli import main
+
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,y\n0,0,0\n0,1,0\n1,0,0\n1,1,1\n")
+    argv = [str(data) if a == "{data}" else str(tmp_path / a) if a.endswith((".npz", ".gif"))
+            else a for a in argv]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err

@@ -1,5 +1,6 @@
 """What the subcommands share: reading data, estimator settings, progress bars."""
 
+import argparse
 import ast
 import contextlib
 import pathlib
@@ -26,6 +27,21 @@ def parse_settings(pairs):
         except (ValueError, SyntaxError):
             settings[key] = text  # a bare word: a string
     return settings
+
+
+def positive_number(text):
+    """An argparse type: a finite number > 0.
+
+    >>> positive_number("2.5")
+    2.5
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+    return value
 
 
 def label_option(label):

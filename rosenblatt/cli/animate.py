@@ -2,7 +2,7 @@
 
 from ..inspection import animate
 from ..engine import make_estimator
-from ._common import add_data_arguments, dense, parse_settings, read_data
+from ._common import add_data_arguments, dense, parse_settings, positive_number, read_data
 
 NAME = "animate"
 HELP = "Train on 2-D data with a trace and write one frame per update (GIF, or MP4)."
@@ -27,6 +27,9 @@ def animate_training(X, y, output, *, model="pla", params=None, fps=2.0):
     X = dense(X)
     if X.shape[1] != 2:
         raise ValueError(f"animate draws 2-D data; these have {X.shape[1]} features")
+    if "record" not in make_estimator(model).get_params():
+        raise ValueError(f"animate draws the trace of updates, which {model} does not record; "
+                         "use perceptron, pla, batch, pocket, averaged, voted or multiclass")
     fitted = make_estimator(model, **(params or {}), record=True).fit(X, y)
     if isinstance(fitted.trace_, tuple):
         raise ValueError(f"animate needs two classes; the data hold {len(fitted.classes_)}")
@@ -40,7 +43,7 @@ def add_arguments(parser):
                         help="an estimator parameter")
     parser.add_argument("-o", "--output", default="training.gif",
                         help="GIF (Pillow) or MP4 (needs ffmpeg) to write")
-    parser.add_argument("--fps", type=float, default=2.0, help="frames per second")
+    parser.add_argument("--fps", type=positive_number, default=2.0, help="frames per second")
 
 
 def run(args):

@@ -37,6 +37,10 @@ class Training:
                  f"classes    {', '.join(map(str, model.classes_))}",
                  f"epochs     {model.n_iter_}   updates {model.n_updates_}   "
                  f"converged {model.converged_}"]
+        tol = model.get_params().get("tol") if isinstance(model, ToleranceStop) else None
+        if tol is not None:
+            lines.append(f"stopping   tol={tol:g}, scikit-learn's rule (--tol none: stop at "
+                         "the first epoch without a mistake)")
         if hasattr(model, "n_shards_"):
             lines.append(f"shards     {model.n_shards_} ({model.backend_}), mixed mistakes "
                          f"{', '.join(f'{m:g}' for m in model.mixed_mistakes_)}")
