@@ -10,17 +10,19 @@ code in it is ever run. Files are written to a temporary name and renamed, so
 a crash never leaves half a model behind.
 """
 
+import inspect
 import json
 import os
 import pathlib
+import re
 import tempfile
 import zipfile
 
 import numpy as np
 import scipy.sparse as sp
 
-from . import __version__
-from . import linear_model
+from . import __version__, linear_model
+from ._validation import check_csr_structure
 
 FORMAT = "rosenblatt-model"
 FORMAT_VERSION = 1
@@ -139,9 +141,11 @@ def load(path):
     if not path.is_file():
         raise ModelFileError(f"{path}: no such model file.")
     try:
-        with np.load(path, allow_pickle=False) as stored:
-            arrays = {key: stored[key] for key in stored.files}
-    except (zipfile.BadZipFile, EOFError, OSError, ValueError, KeyError) as error:
+        arrays = _read_arrays(path)
+    except ModelFileError:
+        raise
+    except Exception as error:  # noqa: BLE001 - zipfile and numpy raise many kinds on damage
+        # (BadZipFile, EOFError, ValueError, NotImplementedError for a damaged version...)
         raise ModelFileError(
             f"{path}: not a readable model file (truncated, damaged, or holding pickled "
             f"objects, which are refused): {error}"
@@ -154,10 +158,10 @@ def load(path):
         params = {key: _decode(value) for key, value in meta["params"].items()}
         model = cls(**params)
         model._validate_params()
-    except (TypeError, ValueError) as error:
+    except (TypeError, ValueError, AttributeError, KeyError) as error:
         raise ModelFileError(f"{path}: invalid parameters for {cls.__name__}: {error}") \
             from error
-    attributes = meta.get("attributes", {})
+    attributes = _attributes(path, meta, cls, arrays)
     state = {}
     for key in attributes:
         if "#" in key or "." in key:
@@ -170,9 +174,88 @@ def load(path):
     _check_consistency(path, model)
     try:
         model._restore_prediction_state(state)
-    except (KeyError, ValueError, IndexError) as error:
+        # every part of the file is read by this: a wrong one fails here, not later
+        model.decision_function(np.zeros((1, model.n_features_in_)))
+    except Exception as error:  # noqa: BLE001 - whatever a forged file breaks is its fault
         raise ModelFileError(f"{path}: inconsistent model state: {error}") from error
+    # what the file holds is enough to predict, not to go on training (see partial_fit)
+    model._model_file = str(path)
     return model
+
+
+def _read_arrays(path):
+    """Every array of the file, after checking each member's header against its size.
+
+    Only members written as :func:`save` writes them are read: uncompressed ``.npy``
+    files of plain (not object) dtype whose stored size is exactly what their
+    header announces, so a small forged file cannot make the reader allocate more
+    than the file holds.
+    """
+    arrays = {}
+    with zipfile.ZipFile(path) as archive:
+        for info in archive.infolist():
+            name = info.filename[:-4] if info.filename.endswith(".npy") else None
+            if name is None or info.compress_type != zipfile.ZIP_STORED:
+                raise ModelFileError(f"{path}: member {info.filename!r} is not an uncompressed "
+                                     ".npy array; this is not a file written by save.")
+            with archive.open(info) as member:
+                version = np.lib.format.read_magic(member)
+                read_header = (np.lib.format.read_array_header_1_0 if version == (1, 0)
+                               else np.lib.format.read_array_header_2_0)
+                shape, _, dtype = read_header(member)
+                size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+                if dtype.hasobject:
+                    raise ModelFileError(f"{path}: member {name!r} holds pickled objects, "
+                                         "which are refused.")
+                if dtype.kind not in "fiubU":
+                    raise ModelFileError(f"{path}: member {name!r} holds {dtype} values; model "
+                                         "files hold numbers, booleans and labels only.")
+                if member.tell() + size != info.file_size:
+                    raise ModelFileError(
+                        f"{path}: member {name!r} announces {shape} of {dtype}, which does not "
+                        f"match its {info.file_size} bytes."
+                    )
+            with archive.open(info) as member:
+                arrays[name] = np.lib.format.read_array(member, allow_pickle=False)
+    return arrays
+
+
+#: the tags a stored attribute's description may carry
+_SPECS = {"tuple", "csr", "array"}
+
+
+def _documented_attributes(cls):
+    """The fitted attributes the class documents: the only ones a file may set."""
+    doc = inspect.getdoc(cls) or ""
+    section = re.search(r"^Attributes\n-+\n(.*?)(?:\n\S[^\n]*\n-+\n|\Z)", doc, re.S | re.M)
+    return set(re.findall(r"^(\w+) :", section.group(1), re.M)) if section else set()
+
+
+def _attributes(path, meta, cls, arrays):
+    """The file's attribute descriptions, checked: known names, known tags, and
+    every array they name present (and no other array)."""
+    attributes = meta.get("attributes", {})
+    if not isinstance(attributes, dict):
+        raise ModelFileError(f"{path}: the metadata's attributes are not a mapping.")
+    allowed = _documented_attributes(cls)
+    named = set()
+    for key, spec in attributes.items():
+        base = re.split(r"[#.]", key, maxsplit=1)[0]
+        if not key.startswith("state:") and base not in allowed:
+            raise ModelFileError(f"{path}: {cls.__name__} has no attribute {key!r}.")
+        if isinstance(spec, dict):
+            if len(spec) != 1 or not set(spec) <= _SPECS:
+                raise ModelFileError(f"{path}: attribute {key!r} has an unknown description.")
+            if "array" in spec:
+                named.add(key)
+            elif "csr" in spec:
+                named.update(f"{key}.{part}" for part in ("data", "indices", "indptr"))
+        elif not (spec is None or isinstance(spec, (bool, int, float, str))):
+            raise ModelFileError(f"{path}: attribute {key!r} has a value of an unknown kind.")
+    extra = set(arrays) - named - {"__meta__"}
+    if extra:
+        raise ModelFileError(f"{path}: arrays {sorted(extra)} belong to no attribute.")
+    return attributes
 
 
 def _meta(path, arrays):
@@ -180,9 +263,9 @@ def _meta(path, arrays):
         raise ModelFileError(f"{path}: no metadata; this is not a rosenblatt model file.")
     try:
         meta = json.loads(str(arrays["__meta__"]))
-    except json.JSONDecodeError as error:
+    except (json.JSONDecodeError, UnicodeError) as error:
         raise ModelFileError(f"{path}: the metadata is not valid JSON: {error}") from error
-    if meta.get("format") != FORMAT:
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ModelFileError(f"{path}: not a rosenblatt model file.")
     version = meta.get("format_version")
     if not isinstance(version, int) or version > FORMAT_VERSION:
@@ -209,12 +292,14 @@ def _get(path, key, arrays, attributes):
                          for k in range(int(spec["tuple"])))
         if isinstance(spec, dict) and "csr" in spec:
             parts = [arrays[f"{key}.{part}"] for part in ("data", "indices", "indptr")]
-            return sp.csr_matrix(tuple(parts), shape=tuple(spec["csr"]))
+            matrix = sp.csr_matrix(tuple(parts), shape=tuple(int(n) for n in spec["csr"]))
+            check_csr_structure(matrix)  # indices within the shape: the kernels trust them
+            return matrix
         if isinstance(spec, dict) and spec.get("array"):
             return arrays[key]
     except KeyError as error:
         raise ModelFileError(f"{path}: array {error} is missing (truncated file?).") from None
-    except ValueError as error:
+    except (ValueError, TypeError, OverflowError) as error:
         raise ModelFileError(f"{path}: array {key} is damaged: {error}") from None
     return spec
 
@@ -223,16 +308,35 @@ def _check_consistency(path, model):
     """The arrays must fit each other: a mismatch means a damaged or edited file."""
     n_features = getattr(model, "n_features_in_", None)
     classes = getattr(model, "classes_", None)
-    if not isinstance(n_features, int) or classes is None or len(classes) < 2:
+    if isinstance(n_features, bool) or not isinstance(n_features, int) or n_features < 1 \
+            or not isinstance(classes, np.ndarray) or classes.ndim != 1 or len(classes) < 2 \
+            or len(np.unique(classes)) != len(classes):
         raise ModelFileError(f"{path}: n_features_in_ or classes_ is missing or invalid.")
+    problems = 1 if len(classes) == 2 else len(classes)
+    for name in ("n_iter_", "n_updates_", "n_examples_"):
+        value = getattr(model, name, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ModelFileError(f"{path}: {name} must be a whole number >= 0; got {value!r}.")
+    if not isinstance(getattr(model, "converged_", False), bool):
+        raise ModelFileError(f"{path}: converged_ must be true or false.")
+    names = getattr(model, "feature_names_in_", None)
+    if names is not None and (not isinstance(names, np.ndarray) or names.shape != (n_features,)):
+        raise ModelFileError(f"{path}: feature_names_in_ does not name {n_features} features.")
+    intercept = getattr(model, "intercept_", None)
     coef = getattr(model, "coef_", None)
+    rows = coef.shape[0] if isinstance(coef, np.ndarray) and coef.ndim == 2 else problems
+    if not _float_array(intercept) or intercept.shape != (rows,):
+        raise ModelFileError(f"{path}: intercept_ must hold {rows} numbers.")
     if coef is not None:
-        problems = 1 if len(classes) == 2 else len(classes)
-        rows = {problems, len(classes)}
-        if coef.ndim != 2 or coef.shape[1] != n_features or coef.shape[0] not in rows:
+        if not _float_array(coef) or coef.ndim != 2 or coef.shape[1] != n_features or \
+                coef.shape[0] not in {problems, len(classes)}:
             raise ModelFileError(
-                f"{path}: coef_ has shape {coef.shape}, which does not match "
-                f"{n_features} features and {len(classes)} classes."
+                f"{path}: coef_ has shape {getattr(coef, 'shape', None)}, which does not "
+                f"match {n_features} features and {len(classes)} classes."
             )
-        if not np.all(np.isfinite(coef)) or not np.all(np.isfinite(model.intercept_)):
+        if not np.all(np.isfinite(coef)) or not np.all(np.isfinite(intercept)):
             raise ModelFileError(f"{path}: the weights hold NaN or infinity.")
+
+
+def _float_array(value):
+    return isinstance(value, np.ndarray) and value.dtype.kind == "f"

@@ -209,3 +209,22 @@ def test_command_line_mistakes_exit_2_with_one_line(argv, message, tmp_path, cap
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron, KernelPerceptron],
+                         ids=lambda cls: cls.__name__)
+def test_a_loaded_model_refuses_to_go_on_training_from_nothing(cls, tmp_path):
+    """A loaded model restarted from zero on partial_fit (or warm-start fit): the
+    file has no training state. It now says so; a fresh fit is allowed."""
+    from rosenblatt.io import load, save
+
+    model = cls(max_iter=3, random_state=0).fit(XOR_X, XOR_Y)
+    save(model, tmp_path / "m.npz")
+    loaded = load(tmp_path / "m.npz")
+    with pytest.raises(ValueError, match="holds what prediction needs but not the training"):
+        loaded.partial_fit(XOR_X, XOR_Y)
+    with pytest.raises(ValueError, match="so warm_start=True would not continue"):
+        loaded.set_params(warm_start=True).fit(XOR_X, XOR_Y)
+    refit = loaded.set_params(warm_start=False).fit(XOR_X, XOR_Y)
+    np.testing.assert_array_equal(refit.decision_function(XOR_X), model.decision_function(XOR_X))
+    refit.partial_fit(XOR_X, XOR_Y)  # in memory again: training goes on

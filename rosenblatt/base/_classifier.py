@@ -45,6 +45,9 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
     #: Called with the problem after every epoch when set (see :func:`on_epoch`).
     _on_epoch = None
 
+    #: The file a model was read from (see :func:`rosenblatt.io.load`), until a new fit.
+    _model_file = None
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Learn from ``X`` (n_samples, n_features) and labels ``y``.
@@ -59,6 +62,8 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        if self.warm_start:
+            self._refuse_if_loaded("warm_start=True")
         X, y = validate_X_y(self, X, y, reset=True)
         classes = check_classes(y)
         warm = self.warm_start and hasattr(self, "_problems")
@@ -73,7 +78,19 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
         rngs = self._problem_rngs(check_random_state(self.random_state))
         self._problems = self._start_problems(X, rngs, warm)
         self._learn(X, codes, weights, partial=False)
+        self._model_file = None
         return self
+
+    def _refuse_if_loaded(self, what):
+        """A model read from a file cannot go on training: the file holds what
+        prediction needs, not the training state."""
+        if self._model_file is not None:
+            raise ValueError(
+                f"This {type(self).__name__} was read from {self._model_file}, which holds what "
+                "prediction needs but not the training state (the averaging sums, the random "
+                f"generator, the examples seen), so {what} would not continue the saved run. "
+                "Fit afresh, or keep training the model in memory before saving it."
+            )
 
     def predict(self, X):
         """Class labels; an activation of exactly 0 predicts the negative class."""
@@ -187,6 +204,7 @@ class OnlineMixin:
         -------
         self
         """
+        self._refuse_if_loaded("partial_fit")
         first = not hasattr(self, "_problems")
         self._validate_params()  # every call: set_params may have changed them
         if first:
