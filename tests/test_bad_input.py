@@ -228,3 +228,35 @@ def test_a_loaded_model_refuses_to_go_on_training_from_nothing(cls, tmp_path):
     refit = loaded.set_params(warm_start=False).fit(XOR_X, XOR_Y)
     np.testing.assert_array_equal(refit.decision_function(XOR_X), model.decision_function(XOR_X))
     refit.partial_fit(XOR_X, XOR_Y)  # in memory again: training goes on
+
+
+@pytest.mark.parametrize("name,content,message", [
+    ("latin.csv", b"a,b,y\n1,2,0\n1,\xff,1\n", "latin.csv, line 3: not UTF-8 text (byte 0xff"),
+    ("narrow.csv", b"a,b,y\n1,2\n3,4\n", "narrow.csv, line 2: 2 fields, expected 3"),
+    ("quote.csv", b'a,b,y\n1,2,0\n"3,4,1\n', "quote.csv, line 3: 1 fields, expected 3"),
+    ("huge.svm", b"1 1:1\n-1 3000000000:1\n", "LIBSVM indices must be below 2**31"),
+    ("empty.npy", None, "empty.npy: no data rows"),
+])
+def test_files_a_user_brings_exit_2_with_the_file_and_line(name, content, message, tmp_path,
+                                                          capsys):
+    from rosenblatt.cli import main
+
+    path = tmp_path / name
+    if content is None:
+        np.save(path, np.zeros((0, 3)))
+    else:
+        path.write_bytes(content)
+    assert main(["train", str(path), "--chunk-size", "10", "-o", str(tmp_path / "m.npz"),
+                 "--quiet"] if name.endswith(".npy") else
+                ["train", str(path), "-o", str(tmp_path / "m.npz"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_semicolon_csv_is_read_by_its_separator(tmp_path):
+    from rosenblatt.datasets import load_csv
+
+    path = tmp_path / "semi.csv"
+    path.write_text("a;b;y\n1.5;2;no\n3;4;yes\n")
+    X, y = load_csv(path)
+    assert X.tolist() == [[1.5, 2.0], [3.0, 4.0]] and y.tolist() == ["no", "yes"]

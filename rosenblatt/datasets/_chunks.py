@@ -38,6 +38,8 @@ class ChunkedFile:
             )
         self.kind = {".npy": "npy", ".csv": "csv"}.get(suffix, "libsvm")
         getattr(self, f"_scan_{self.kind}")(n_features)
+        if self.n_rows == 0:
+            raise ValueError(f"{self.path}: no data rows.")
 
     def __iter__(self):
         return getattr(self, f"_blocks_{self.kind}")()

@@ -56,30 +56,63 @@ def csv_blocks(path, block_rows, label=-1, header=True):
     """Yield ``(X, y)`` blocks of ``block_rows`` data lines (all at once if None),
     checking every line as :func:`load_csv` does."""
     path = _existing(path)
-    with path.open(newline="") as handle:
-        lines = ((number, row) for number, row in enumerate(csv.reader(handle), start=1)
-                 if any(cell.strip() for cell in row))
-        names = None
-        if header:
-            first = next(lines, None)
-            if first is None:
-                raise ValueError(f"{path}: empty file, expected a header line.")
-            names = [name.strip() for name in first[1]]
-        width = column = None
-        features, labels = [], []
-        for number, row in lines:
-            if width is None:
-                width = len(row)
-                column = _label_column(path, label, names, width)
-            if len(row) != width:
-                raise ValueError(f"{path}, line {number}: {len(row)} fields, expected {width}.")
-            features.append(_numbers(path, number, row, column))
-            labels.append(row[column].strip())
-            if block_rows is not None and len(labels) == block_rows:
+    delimiter = _delimiter(path)
+    number = 0
+    try:
+        with path.open(newline="", encoding="utf-8") as handle:
+            rows = csv.reader(handle, delimiter=delimiter)
+            lines = ((number, row) for number, row in enumerate(rows, start=1)
+                     if any(cell.strip() for cell in row))
+            names = None
+            if header:
+                first = next(lines, None)
+                if first is None:
+                    raise ValueError(f"{path}: empty file, expected a header line.")
+                names = [name.strip() for name in first[1]]
+            # every data line as wide as the header (a narrower one is a broken line)
+            width = None if names is None else len(names)
+            column = None if names is None else _label_column(path, label, names, width)
+            features, labels = [], []
+            for number, row in lines:
+                if width is None:
+                    width = len(row)
+                    column = _label_column(path, label, names, width)
+                if len(row) != width:
+                    raise ValueError(f"{path}, line {number}: {len(row)} fields, expected "
+                                     f"{width}.")
+                features.append(_numbers(path, number, row, column))
+                labels.append(row[column].strip())
+                if block_rows is not None and len(labels) == block_rows:
+                    yield np.array(features, dtype=np.float64), _labels(labels, path)
+                    features, labels = [], []
+            if labels:
                 yield np.array(features, dtype=np.float64), _labels(labels, path)
-                features, labels = [], []
-        if labels:
-            yield np.array(features, dtype=np.float64), _labels(labels, path)
+    except UnicodeDecodeError:
+        raise ValueError(_not_utf8(path)) from None
+    except csv.Error as error:
+        raise ValueError(f"{path}, line {number + 1}: {error}.") from None
+
+
+def _not_utf8(path):
+    """Where a file stops being UTF-8 (the decoder reads blocks, so find the line)."""
+    raw = path.read_bytes()
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = raw[:error.start].count(b"\n") + 1
+        return (f"{path}, line {line}: not UTF-8 text (byte {raw[error.start]:#x}, "
+                f"{error.reason}); save the file as UTF-8.")
+    return f"{path}: not UTF-8 text; save the file as UTF-8."
+
+
+def _delimiter(path):
+    """The CSV separator: ",", ";" or a tab, whichever splits the first line most
+    (a file exported with a decimal comma uses ";")."""
+    with path.open(encoding="utf-8", errors="replace") as handle:
+        first = next((line for line in handle if line.strip()), "")
+    counts = {mark: first.count(mark) for mark in (",", ";", "\t")}
+    best = max(counts, key=counts.get)
+    return best if counts[best] > 0 else ","
 
 
 def _numbers(path, number, row, column):
@@ -147,6 +180,9 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
     path = _existing(path)
     try:
         X, y = load_svmlight_file(str(path), n_features=n_features, zero_based=zero_based)
+    except OverflowError as error:
+        raise ValueError(f"{path}: a feature index or value is too large ({error}); LIBSVM "
+                         "indices must be below 2**31.") from error
     except (ValueError, RuntimeError) as error:
         if n_features is not None and "n_features was set" in str(error):
             raise ValueError(f"{path}: its rows name features beyond the {n_features} "
