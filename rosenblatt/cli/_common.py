@@ -7,8 +7,8 @@ import pathlib
 
 import numpy as np
 
-from ..engine import on_epoch
 from ..datasets import load_data
+from ..engine import on_epoch
 
 
 def parse_settings(pairs):

@@ -1,8 +1,14 @@
 """``rosenblatt animate``: train on 2-D data and write one frame per update."""
 
-from ..inspection import animate
 from ..engine import make_estimator
-from ._common import add_data_arguments, dense, parse_settings, positive_number, read_data
+from ..inspection import animate
+from ._common import (
+    add_data_arguments,
+    dense,
+    parse_settings,
+    positive_number,
+    read_data,
+)
 
 NAME = "animate"
 HELP = "Train on 2-D data with a trace and write one frame per update (GIF, or MP4)."

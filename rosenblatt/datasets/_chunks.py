@@ -1,10 +1,11 @@
 """Files read a block of rows at a time, for training on data larger than memory."""
 
+import io
 
 import numpy as np
 from sklearn.datasets import load_svmlight_file
 
-from ._loaders import _existing, _libsvm_diagnosis, csv_blocks
+from ._loaders import _existing, _libsvm_diagnosis, csv_blocks, numeric_labels
 
 
 class ChunkedFile:
@@ -50,11 +51,15 @@ class ChunkedFile:
         if matrix.ndim != 2 or matrix.shape[1] < 2:
             raise ValueError(f"{self.path}: expected a matrix with a label column; got shape "
                              f"{matrix.shape}.")
-        self._column = int(self.label) % matrix.shape[1]
+        width = matrix.shape[1]
+        if not -width <= int(self.label) < width:
+            raise ValueError(f"{self.path}: label column {self.label} is out of range for "
+                             f"{width} columns.")
+        self._column = int(self.label) % width
         labels = set()
         for start in range(0, matrix.shape[0], self.chunk_size):
             labels.update(np.unique(matrix[start:start + self.chunk_size, self._column]).tolist())
-        self.classes = np.array(sorted(labels))
+        self.classes = _classes(labels, self.path)
         self.n_features = matrix.shape[1] - 1
         self.n_rows = matrix.shape[0]
 
@@ -63,21 +68,22 @@ class ChunkedFile:
         keep = [j for j in range(matrix.shape[1]) if j != self._column]
         for start in range(0, matrix.shape[0], self.chunk_size):
             block = np.asarray(matrix[start:start + self.chunk_size])
-            yield np.ascontiguousarray(block[:, keep]), block[:, self._column]
+            yield np.ascontiguousarray(block[:, keep]), self._as_classes(block[:, self._column])
 
     # CSV: streamed twice, checked line by line
     def _scan_csv(self, n_features):
         labels, self.n_rows, self.n_features = set(), 0, None
-        for X, y in self._blocks_csv():
+        for X, y in csv_blocks(self.path, self.chunk_size, label=self.label):
             labels.update(y.tolist())
             self.n_rows += len(y)
             self.n_features = X.shape[1]
         if not self.n_rows:
             raise ValueError(f"{self.path}: no data lines.")
-        self.classes = np.array(sorted(labels))
+        self.classes = _classes(labels, self.path)
 
     def _blocks_csv(self):
-        return csv_blocks(self.path, self.chunk_size, label=self.label)
+        for X, y in csv_blocks(self.path, self.chunk_size, label=self.label):
+            yield X, self._as_classes(y)
 
     # LIBSVM: one pass for offsets, classes and the feature count; then byte ranges
     def _scan_libsvm(self, n_features):
@@ -111,20 +117,33 @@ class ChunkedFile:
                              f"index {largest}.")
         self.n_features = needed if n_features is None else int(n_features)
         self._starts, self._end = starts, position
-        self.classes = np.array(sorted(labels))
+        self.classes = _classes(labels, self.path)
         self.n_rows = rows
 
     def _blocks_libsvm(self):
         bounds = self._starts[1:] + [self._end]
-        for start, stop in zip(self._starts, bounds):
-            # scikit-learn drops the (partial) line at ``offset``, so point it at the
-            # newline before the block; it stops after the line that passes
-            # ``offset + length``, so end one byte before the next block
-            offset = max(start - 1, 0)
-            X, y = load_svmlight_file(
-                str(self.path), n_features=self.n_features, zero_based=self.zero_based,
-                offset=offset, length=stop - offset - 1,
-            )
-            yield X, y
+        with self.path.open("rb") as handle:
+            for start, stop in zip(self._starts, bounds):
+                # the block's own bytes, whole lines from its first data line to the
+                # next block's: no guessing where scikit-learn's offset/length cut a
+                # line (blank lines and comments at a boundary duplicated rows)
+                handle.seek(start)
+                payload = io.BytesIO(handle.read(stop - start))
+                X, y = load_svmlight_file(payload, n_features=self.n_features,
+                                          zero_based=self.zero_based)
+                yield X, self._as_classes(y)
+
+    def _as_classes(self, y):
+        """Labels in the dtype of :attr:`classes` (whole numbers as int64 in every
+        block, as when the whole file is read)."""
+        return y.astype(self.classes.dtype) if self.classes.dtype.kind in "iu" else y
+
+
+def _classes(labels, path):
+    """The sorted labels, numbers as :func:`numeric_labels` makes them."""
+    labels = sorted(labels)
+    if all(isinstance(label, (int, float)) for label in labels):
+        return numeric_labels(labels, path)
+    return np.array(labels)
 
 

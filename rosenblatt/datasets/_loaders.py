@@ -228,16 +228,18 @@ def load_numpy(path, label=-1):
     path = _existing(path)
     try:
         data = np.load(path, allow_pickle=False)
-    except (ValueError, OSError) as error:
+        if isinstance(data, np.lib.npyio.NpzFile):
+            with data:
+                missing = {"X", "y"} - set(data.files)
+                if missing:
+                    raise ValueError(f"{path}: the .npz file needs arrays 'X' and 'y'; "
+                                     f"missing {sorted(missing)}.")
+                return data["X"], data["y"]
+    except Exception as error:  # noqa: BLE001 - numpy and zipfile raise many kinds on damage
+        if isinstance(error, ValueError) and str(error).startswith(str(path)):
+            raise
         raise ValueError(f"{path}: not a readable NumPy file without pickles ({error}).") \
             from error
-    if isinstance(data, np.lib.npyio.NpzFile):
-        with data:
-            missing = {"X", "y"} - set(data.files)
-            if missing:
-                raise ValueError(f"{path}: the .npz file needs arrays 'X' and 'y'; "
-                                 f"missing {sorted(missing)}.")
-            return data["X"], data["y"]
     if data.ndim != 2 or data.shape[1] < 2:
         raise ValueError(f"{path}: a .npy file must hold a matrix with a label column; "
                          f"got shape {data.shape}.")
