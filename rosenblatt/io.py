@@ -73,6 +73,9 @@ def save(model, path):
     arrays["__meta__"] = np.array(json.dumps(meta))
     path = pathlib.Path(path)
     handle, temporary = tempfile.mkstemp(dir=path.parent or ".", suffix=".tmp")
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temporary, 0o666 & ~umask)  # mkstemp's 0600 would outlive the rename
     try:
         with os.fdopen(handle, "wb") as stream:
             np.savez(stream, **arrays)

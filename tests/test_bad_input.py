@@ -260,3 +260,50 @@ def test_a_semicolon_csv_is_read_by_its_separator(tmp_path):
     path.write_text("a;b;y\n1.5;2;no\n3;4;yes\n")
     X, y = load_csv(path)
     assert X.tolist() == [[1.5, 2.0], [3.0, 4.0]] and y.tolist() == ["no", "yes"]
+
+
+def test_the_command_line_reports_warnings_in_one_line_and_ctrl_c_as_130(tmp_path, capsys,
+                                                                          monkeypatch):
+    from rosenblatt.cli import _main, main
+
+    data = tmp_path / "xor.csv"
+    data.write_text("a,b,y\n0,0,0\n0,1,1\n1,0,1\n1,1,0\n")
+    assert main(["train", str(data), "-o", str(tmp_path / "m.npz"), "--tol", "none",
+                 "--set", "max_iter=3"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("rosenblatt train: warning: Perceptron ran max_iter=3 epochs")
+    assert len(err.strip().splitlines()) == 1 and "warnings.warn" not in err
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+    parser = _main.build_parser()
+    monkeypatch.setattr(_main, "build_parser", lambda: parser)
+    parser.set_defaults(run=interrupted)
+    for action in parser._subparsers._group_actions[0].choices.values():
+        action.set_defaults(run=interrupted)
+    assert main(["demo"]) == 130
+    assert capsys.readouterr().err == "rosenblatt demo: interrupted\n"
+
+
+def test_pictures_go_where_the_command_says_and_model_files_follow_the_umask(tmp_path,
+                                                                              capsys):
+    import os
+
+    from rosenblatt.cli import main
+
+    data = tmp_path / "and.csv"
+    data.write_text("a,b,y\n0,0,0\n0,1,0\n1,0,0\n1,1,1\n")
+    model = tmp_path / "m.npz"
+    previous = os.umask(0o022)
+    try:
+        assert main(["train", str(data), "-o", str(model), "--quiet"]) == 0
+    finally:
+        os.umask(previous)
+    assert model.stat().st_mode & 0o777 == 0o644  # not mkstemp's 0600
+    folder = tmp_path / "pictures"
+    folder.mkdir()
+    assert main(["plot", str(model), str(data), "-o", str(folder)]) == 0
+    assert (folder / "boundary.png").is_file()
+    assert main(["plot", str(model), str(data), "-o", str(tmp_path / "named")]) == 0
+    assert (tmp_path / "named.png").is_file()
+    assert f"wrote {tmp_path / 'named.png'}" in capsys.readouterr().out

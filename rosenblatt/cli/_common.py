@@ -4,6 +4,7 @@ import argparse
 import ast
 import contextlib
 import pathlib
+import sys
 
 import numpy as np
 
@@ -75,6 +76,26 @@ def add_data_arguments(parser):
 def dense(X):
     """``X`` as a dense array (pictures draw points)."""
     return X.toarray() if hasattr(X, "toarray") else np.asarray(X)
+
+
+def show_progress(args):
+    """Progress bars only on a terminal: in a log they are a flood of lines."""
+    return not args.quiet and sys.stderr.isatty()
+
+
+def output_file(path, default_name, suffix):
+    """The file a picture goes to: ``path`` itself, ``default_name`` inside it when it
+    is a folder, and ``suffix`` added when it has none (as matplotlib would silently).
+
+    >>> import tempfile
+    >>> folder = tempfile.mkdtemp()
+    >>> output_file(folder, "boundary.png", ".png").name, output_file("run", "x", ".gif").name
+    ('boundary.png', 'run.gif')
+    """
+    path = pathlib.Path(path)
+    if path.is_dir():
+        return path / default_name
+    return path if path.suffix else path.with_suffix(suffix)
 
 
 @contextlib.contextmanager

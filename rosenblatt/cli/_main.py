@@ -2,6 +2,7 @@
 
 import argparse
 import sys
+import warnings
 
 from .. import __version__
 from . import animate, datasets, demo, evaluate, experiment, plot, predict, train
@@ -48,7 +49,20 @@ def main(argv=None):
         parser.print_help()
         return 2
     try:
-        return args.run(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _one_line(args.command)
+            return args.run(args)
     except (ValueError, OSError) as error:
         print(f"rosenblatt {args.command}: error: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"rosenblatt {args.command}: interrupted", file=sys.stderr)
+        return 130
+
+
+def _one_line(command):
+    """Warnings (a ConvergenceWarning, say) as one line of the command's own, not
+    Python's two-line report with a source line."""
+    def show(message, category, filename, lineno, file=None, line=None):
+        print(f"rosenblatt {command}: warning: {message}", file=sys.stderr)
+    return show

@@ -5,6 +5,7 @@ from ..inspection import animate
 from ._common import (
     add_data_arguments,
     dense,
+    output_file,
     parse_settings,
     positive_number,
     read_data,
@@ -54,7 +55,8 @@ def add_arguments(parser):
 
 def run(args):
     X, y = read_data(args.data, args.label)
-    model, frames = animate_training(X, y, args.output, model=args.model,
+    output = output_file(args.output, "training.gif", ".gif")
+    model, frames = animate_training(X, y, output, model=args.model,
                                      params=parse_settings(args.set), fps=args.fps)
-    print(f"wrote {args.output} ({frames} frames, {model.n_updates_} updates)")
+    print(f"wrote {output} ({frames} frames, {model.n_updates_} updates)")
     return 0

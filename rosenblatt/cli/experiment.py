@@ -1,7 +1,7 @@
 """``rosenblatt experiment NAME``: run one of the texts' experiments."""
 
 from ..experiments import EXPERIMENTS
-from ._common import parse_settings
+from ._common import parse_settings, show_progress
 
 NAME = "experiment"
 HELP = "Run an experiment of the texts: print its table, optionally save its figure."
@@ -35,7 +35,7 @@ def run_experiment(name, settings=None, show_progress=False):
 
 
 def run(args):
-    result = run_experiment(args.name, parse_settings(args.set), show_progress=not args.quiet)
+    result = run_experiment(args.name, parse_settings(args.set), show_progress=show_progress(args))
     print(result.table())
     if args.figure:
         import matplotlib

@@ -2,7 +2,7 @@
 
 from ..inspection import BoundaryDisplay
 from ..io import load
-from ._common import add_data_arguments, dense, read_data
+from ._common import add_data_arguments, dense, output_file, read_data
 
 NAME = "plot"
 HELP = "Draw a saved binary model's boundary over 2-D data (PNG)."
@@ -37,6 +37,7 @@ def add_arguments(parser):
 def run(args):
     model = load(args.model)
     X, y = read_data(args.data, args.label, model)
-    display = plot_boundary(model, X, y, args.output)
-    print(f"wrote {args.output} ({len(display.misclassified)} misclassified)")
+    output = output_file(args.output, "boundary.png", ".png")
+    display = plot_boundary(model, X, y, output)
+    print(f"wrote {output} ({len(display.misclassified)} misclassified)")
     return 0

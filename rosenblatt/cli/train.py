@@ -13,6 +13,7 @@ from ._common import (
     label_option,
     parse_settings,
     progress_bar,
+    show_progress,
     read_data,
 )
 
@@ -198,7 +199,7 @@ def run(args):
     settings = parse_settings(args.set)
     model = with_tol(make_estimator(args.model, **settings), settings, args.tol, args.shards)
     training = train(model, args.data, label=args.label, chunk_size=args.chunk_size,
-                     epochs=args.epochs, show_progress=not args.quiet, shards=args.shards,
+                     epochs=args.epochs, show_progress=show_progress(args), shards=args.shards,
                      scheduler=args.scheduler)
     save(training.model, args.output)
     print("\n".join(training.lines(args.output)))
