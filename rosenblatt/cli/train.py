@@ -13,8 +13,8 @@ from ._common import (
     label_option,
     parse_settings,
     progress_bar,
-    show_progress,
     read_data,
+    show_progress,
 )
 
 NAME = "train"
