@@ -8,33 +8,30 @@ pictures for learning, and fast compiled kernels for real data.
 array(['yes'], dtype='<U3')
 """
 
-from .linear_model import (
-    PLA,
-    AveragedPerceptron,
-    BatchPerceptron,
-    KernelPerceptron,
-    LinearUnit,
-    MulticlassPerceptron,
-    PassiveAggressiveClassifier,
-    Perceptron,
-    PocketPerceptron,
-    VotedPerceptron,
-)
-from .trace import Trace
+import importlib
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "PLA",
-    "AveragedPerceptron",
-    "BatchPerceptron",
-    "KernelPerceptron",
-    "LinearUnit",
-    "MulticlassPerceptron",
-    "PassiveAggressiveClassifier",
-    "Perceptron",
-    "PocketPerceptron",
-    "Trace",
-    "VotedPerceptron",
-    "__version__",
-]
+#: public name -> the module that defines it; imported on first use (PEP 562), so that
+#: ``rosenblatt --version`` and ``--help`` do not wait for scikit-learn and numba
+_LAZY = {
+    **{name: "rosenblatt.linear_model" for name in (
+        "PLA", "AveragedPerceptron", "BatchPerceptron", "KernelPerceptron", "LinearUnit",
+        "MulticlassPerceptron", "PassiveAggressiveClassifier", "Perceptron",
+        "PocketPerceptron", "VotedPerceptron")},
+    "Trace": "rosenblatt.trace",
+}
+
+__all__ = [*sorted(_LAZY), "__version__"]
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value  # once imported, an ordinary attribute
+        return value
+    raise AttributeError(f"module 'rosenblatt' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted({*globals(), *_LAZY})

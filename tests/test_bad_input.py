@@ -277,7 +277,7 @@ def test_the_command_line_reports_warnings_in_one_line_and_ctrl_c_as_130(tmp_pat
     def interrupted(args):
         raise KeyboardInterrupt
     parser = _main.build_parser()
-    monkeypatch.setattr(_main, "build_parser", lambda: parser)
+    monkeypatch.setattr(_main, "build_parser", lambda only=None: parser)
     parser.set_defaults(run=interrupted)
     for action in parser._subparsers._group_actions[0].choices.values():
         action.set_defaults(run=interrupted)
@@ -307,3 +307,15 @@ def test_pictures_go_where_the_command_says_and_model_files_follow_the_umask(tmp
     assert main(["plot", str(model), str(data), "-o", str(tmp_path / "named")]) == 0
     assert (tmp_path / "named.png").is_file()
     assert f"wrote {tmp_path / 'named.png'}" in capsys.readouterr().out
+
+
+def test_version_and_help_answer_without_importing_the_library():
+    """``rosenblatt --version`` took 1.6 s: it imported scikit-learn and numba."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from rosenblatt.cli import main; code = main(['--version']); "
+            "heavy = [m for m in ('sklearn', 'numba', 'scipy', 'matplotlib') if m in sys.modules]; "
+            "print(heavy)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.splitlines() == ["rosenblatt 0.1.0", "[]"]

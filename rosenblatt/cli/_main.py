@@ -1,19 +1,35 @@
 """Parser and dispatch; each subcommand lives in its own module."""
 
 import argparse
+import importlib
 import sys
 import warnings
 
 from .. import __version__
-from . import animate, datasets, demo, evaluate, experiment, plot, predict, train
 
-#: Subcommands: each module has ``NAME``, ``HELP``, ``add_arguments(parser)`` and
-#: ``run(args) -> int``, a thin call of a plain function of the same module.
-COMMANDS = (demo, train, predict, evaluate, plot, animate, experiment, datasets)
+#: Subcommands and their one-line help. Each lives in the module of its name, with
+#: ``add_arguments(parser)`` and ``run(args) -> int`` (a thin call of a plain function
+#: of that module); a module is imported only when its command runs, so that
+#: ``rosenblatt --version`` and ``--help`` answer at once.
+COMMANDS = {
+    "demo": "The Data Science Lab experiment: a random target line in [-1, 1]^2, N points, "
+            "PLA from zeros; prints N, the updates, E_in and E_out, and writes boundary.png "
+            "and training.gif.",
+    "train": "Fit a model on a data file and save it (JSON + arrays, never a pickle).",
+    "predict": "Predict the labels of a data file with a saved model.",
+    "evaluate": "Accuracy and confusion matrix of a saved model on a labelled data file.",
+    "plot": "Draw a saved binary model's boundary over 2-D data (PNG).",
+    "animate": "Train on 2-D data with a trace and write one frame per update (GIF, or "
+               "MP4).",
+    "experiment": "Run an experiment of the texts: print its table, optionally save its "
+                  "figure.",
+    "datasets": "List the built-in data sets, or export one to CSV with --export NAME.",
+}
 
 
-def build_parser():
-    """The ``rosenblatt`` argument parser, with one subparser per command.
+def build_parser(only=None):
+    """The ``rosenblatt`` argument parser, with one subparser per command; with
+    ``only``, the arguments of that command alone (the others' modules stay unimported).
 
     >>> build_parser().parse_args(["demo", "-n", "5"]).n_samples
     5
@@ -24,10 +40,12 @@ def build_parser():
     )
     parser.add_argument("--version", action="version", version=f"rosenblatt {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for command in COMMANDS:
-        sub = subparsers.add_parser(command.NAME, help=command.HELP, description=command.HELP)
-        command.add_arguments(sub)
-        sub.set_defaults(run=command.run)
+    for name, help_ in COMMANDS.items():
+        sub = subparsers.add_parser(name, help=help_, description=help_)
+        if only is None or name == only:
+            module = importlib.import_module(f"{__package__}.{name}")
+            module.add_arguments(sub)
+            sub.set_defaults(run=module.run)
     return parser
 
 
@@ -40,7 +58,9 @@ def main(argv=None):
     wrote ...and.csv (4 rows, labels [-1, 1])
     0
     """
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = next((word for word in argv if not word.startswith("-")), None)
+    parser = build_parser(only=command if command in COMMANDS else "")
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse has printed its message already

@@ -11,9 +11,6 @@ from ._common import (
     read_data,
 )
 
-NAME = "animate"
-HELP = "Train on 2-D data with a trace and write one frame per update (GIF, or MP4)."
-
 
 def animate_training(X, y, output, *, model="pla", params=None, fps=2.0):
     """Fit the estimator ``model`` (a short or class name) with ``params`` and a

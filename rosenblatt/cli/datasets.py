@@ -4,9 +4,6 @@ import numpy as np
 
 from .. import datasets
 
-NAME = "datasets"
-HELP = "List the built-in data sets, or export one to CSV with --export NAME."
-
 BUILT_IN = {
     "and": ("AND truth table (Ahmed & Pavlu)", lambda: datasets.make_boolean("and")),
     "or": ("OR truth table", lambda: datasets.make_boolean("or")),

@@ -11,14 +11,6 @@ from ..inspection import BoundaryDisplay, animate
 from ..linear_model import PLA
 from ..metrics import exact_out_of_sample_error, in_sample_error, out_of_sample_error
 
-NAME = "demo"
-HELP = (
-    "The Data Science Lab experiment: a random target line in [-1, 1]^2, N points, PLA "
-    "from zeros; prints N, the updates, E_in and E_out, and writes boundary.png and "
-    "training.gif."
-)
-
-
 #: Target lines drawn at most before giving up on a sample with both classes.
 _REDRAWS = 1000
 

@@ -8,9 +8,6 @@ from sklearn.metrics import confusion_matrix
 from ..io import load
 from ._common import add_data_arguments, read_data
 
-NAME = "evaluate"
-HELP = "Accuracy and confusion matrix of a saved model on a labelled data file."
-
 
 @dataclass(frozen=True)
 class Report:

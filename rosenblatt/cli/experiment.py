@@ -3,9 +3,6 @@
 from ..experiments import EXPERIMENTS
 from ._common import parse_settings, show_progress
 
-NAME = "experiment"
-HELP = "Run an experiment of the texts: print its table, optionally save its figure."
-
 
 def add_arguments(parser):
     parser.add_argument("name", choices=sorted(EXPERIMENTS), help="the experiment")

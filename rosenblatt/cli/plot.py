@@ -4,9 +4,6 @@ from ..inspection import BoundaryDisplay
 from ..io import load
 from ._common import add_data_arguments, dense, output_file, read_data
 
-NAME = "plot"
-HELP = "Draw a saved binary model's boundary over 2-D data (PNG)."
-
 
 def plot_boundary(model, X, y, output):
     """Draw ``model``'s boundary over ``X, y`` and save it to the PNG ``output``;

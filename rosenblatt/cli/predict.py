@@ -5,9 +5,6 @@ import sys
 from ..io import load
 from ._common import add_data_arguments, read_data
 
-NAME = "predict"
-HELP = "Predict the labels of a data file with a saved model."
-
 
 def predict(model, path, label=None):
     """The labels ``model`` (an estimator, or a model file) predicts for the rows

@@ -17,9 +17,6 @@ from ._common import (
     show_progress,
 )
 
-NAME = "train"
-HELP = "Fit a model on a data file and save it (JSON + arrays, never a pickle)."
-
 
 @dataclass(frozen=True)
 class Training:
