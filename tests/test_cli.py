@@ -140,3 +140,30 @@ def test_a_libsvm_test_file_is_read_as_wide_as_the_model(capsys, tmp_path):
     wide.write_text("+1 1:1 7:1\n")
     assert main(["evaluate", str(model), str(wide)]) == 2
     assert "its rows name features beyond the 5 expected" in capsys.readouterr().err
+
+
+def test_predict_reads_unlabelled_data_and_stdin_and_writes_csv_or_json(tmp_path, capsys,
+                                                                         monkeypatch):
+    import io
+    import json
+
+    train = tmp_path / "and.csv"
+    train.write_text("x1,x2,y\n0,0,0\n0,1,0\n1,0,0\n1,1,1\n")
+    model = tmp_path / "m.npz"
+    assert main(["train", str(train), "-o", str(model), "--quiet", "--tol", "none",
+                 "--set", "shuffle=none"]) == 0
+    capsys.readouterr()
+    fresh = tmp_path / "new.csv"
+    fresh.write_text("x1,x2\n1,1\n0,0\n")  # no label column: as wide as the features
+    assert main(["predict", str(model), str(fresh)]) == 0
+    assert capsys.readouterr().out == "1\n0\n"
+    assert main(["predict", str(model), str(fresh), "--format", "csv", "--scores"]) == 0
+    assert capsys.readouterr().out == "label,score\n1,1.0\n0,-4.0\n"
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"a,b\n1,1\n")))
+    assert main(["predict", str(model), "-", "--format", "json", "--scores", "-o", "-"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"labels": [1], "scores": [1.0]}
+    out = tmp_path / "p.json"
+    assert main(["predict", str(model), str(train), "--format", "json", "-o", str(out)]) == 0
+    assert json.loads(out.read_text()) == {"labels": [0, 0, 0, 1]}
+    assert main(["predict", str(model), str(fresh), "--scores"]) == 2
+    assert "--scores needs --format csv or json" in capsys.readouterr().err

@@ -43,8 +43,9 @@ def load_csv(path, label=-1, header=True):
     """A CSV file of numbers with one label column.
 
     ``label`` is the label column's index (negative counts from the end) or,
-    with a header, its name. Labels are kept as text unless they are all
-    numbers. The features must be numbers.
+    with a header, its name; ``None`` for a file without labels (``y`` is then
+    ``None``). Labels are kept as text unless they are all numbers. The features
+    must be numbers.
     """
     blocks = list(csv_blocks(path, None, label=label, header=header))
     if not blocks:
@@ -71,26 +72,33 @@ def csv_blocks(path, block_rows, label=-1, header=True):
                 names = [name.strip() for name in first[1]]
             # every data line as wide as the header (a narrower one is a broken line)
             width = None if names is None else len(names)
-            column = None if names is None else _label_column(path, label, names, width)
+            column = None if names is None or label is None else \
+                _label_column(path, label, names, width)
             features, labels = [], []
             for number, row in lines:
                 if width is None:
                     width = len(row)
-                    column = _label_column(path, label, names, width)
+                    column = None if label is None else _label_column(path, label, names, width)
                 if len(row) != width:
                     raise ValueError(f"{path}, line {number}: {len(row)} fields, expected "
                                      f"{width}.")
                 features.append(_numbers(path, number, row, column))
-                labels.append(row[column].strip())
-                if block_rows is not None and len(labels) == block_rows:
-                    yield np.array(features, dtype=np.float64), _labels(labels, path)
+                if column is not None:
+                    labels.append(row[column].strip())
+                if block_rows is not None and len(features) == block_rows:
+                    yield _block(features, labels, column, path)
                     features, labels = [], []
-            if labels:
-                yield np.array(features, dtype=np.float64), _labels(labels, path)
+            if features:
+                yield _block(features, labels, column, path)
     except UnicodeDecodeError:
         raise ValueError(_not_utf8(path)) from None
     except csv.Error as error:
         raise ValueError(f"{path}, line {number + 1}: {error}.") from None
+
+
+def _block(features, labels, column, path):
+    return (np.array(features, dtype=np.float64),
+            None if column is None else _labels(labels, path))
 
 
 def _not_utf8(path):
@@ -224,7 +232,8 @@ def _libsvm_diagnosis(path):
 
 def load_numpy(path, label=-1):
     """``.npz`` holding arrays ``X`` and ``y``, or ``.npy`` holding one matrix whose
-    column ``label`` is the label. Never unpickles."""
+    column ``label`` is the label (``None``: no label column, ``y`` is ``None``).
+    Never unpickles."""
     path = _existing(path)
     try:
         data = np.load(path, allow_pickle=False)
@@ -240,6 +249,8 @@ def load_numpy(path, label=-1):
             raise
         raise ValueError(f"{path}: not a readable NumPy file without pickles ({error}).") \
             from error
+    if label is None and data.ndim == 2 and data.shape[0] and data.shape[1]:
+        return data, None
     if data.ndim != 2 or data.shape[1] < 2:
         raise ValueError(f"{path}: a .npy file must hold a matrix with a label column; "
                          f"got shape {data.shape}.")
