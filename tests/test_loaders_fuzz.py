@@ -69,7 +69,9 @@ def test_npy_in_chunks_equals_the_whole_file(matrix, size, label, tmp_path):
     X, y = load_numpy(path, label=label)
     blocks = list(ChunkedFile(path, size, label=label))
     np.testing.assert_array_equal(np.vstack([b for b, _ in blocks]), X)
-    np.testing.assert_array_equal(np.concatenate([block_y for _, block_y in blocks]), y)
+    together = np.concatenate([block_y for _, block_y in blocks])
+    np.testing.assert_array_equal(together, y)
+    assert together.dtype == y.dtype == np.int64  # whole numbers, as CSV and LIBSVM give
 
 
 @settings(**BOUNDED)

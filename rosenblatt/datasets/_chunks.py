@@ -22,7 +22,7 @@ class ChunkedFile:
     >>> np.save(path, np.array([[0., 0., 0], [1., 1., 1], [2., 2., 1]]))
     >>> chunks = ChunkedFile(path, chunk_size=2)
     >>> chunks.classes.tolist(), [len(y) for _, y in chunks]
-    ([0.0, 1.0], [2, 1])
+    ([0, 1], [2, 1])
     """
 
     def __init__(self, path, chunk_size, *, label=None, n_features=None):

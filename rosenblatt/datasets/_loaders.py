@@ -258,4 +258,4 @@ def load_numpy(path, label=-1):
     if not -width <= int(label) < width:
         raise ValueError(f"{path}: label column {label} is out of range for {width} columns.")
     column = int(label) % width
-    return np.delete(data, column, axis=1), data[:, column]
+    return np.delete(data, column, axis=1), numeric_labels(data[:, column], path)
