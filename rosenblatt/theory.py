@@ -33,6 +33,20 @@ def _as_dense(X):
     return X
 
 
+def _centred(X, per_feature):
+    """``(X − μ) / s`` and ``(μ, s)``: the solvers' tolerances are absolute, so data
+    at 1e-9 or 1e6 are brought near 1 first. ``s`` per feature (separability does not
+    change under any invertible affine map) or one number (margins scale with it)."""
+    mean = X.mean(axis=0)
+    centred = X - mean
+    if per_feature:
+        scale = np.abs(centred).max(axis=0)
+        scale[scale == 0] = 1.0
+    else:
+        scale = float(np.abs(centred).max()) or 1.0
+    return centred / scale, mean, scale
+
+
 def _signed_labels(y, n_rows):
     y = np.asarray(y)
     if y.shape != (n_rows,):
@@ -82,7 +96,8 @@ def is_linearly_separable(X, y):
 
     Decided exactly as the feasibility of the linear program
     ``y_n (w·x_n + b) >= 1`` (scaling any strict separator makes it feasible),
-    solved by HiGHS.
+    solved by HiGHS on the data centred and scaled per feature (which changes
+    no answer, and keeps HiGHS's tolerances meaningful for data at 1e-9 or 1e9).
 
     >>> is_linearly_separable([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1])
     True
@@ -91,13 +106,15 @@ def is_linearly_separable(X, y):
     """
     X = _as_dense(X)
     signed = _signed_labels(y, X.shape[0])
+    X = _centred(X, per_feature=True)[0]
     A = -signed[:, None] * np.hstack([X, np.ones((X.shape[0], 1))])
     result = linprog(
         np.zeros(X.shape[1] + 1), A_ub=A, b_ub=-np.ones(X.shape[0]),
         bounds=[(None, None)] * (X.shape[1] + 1), method="highs",
     )
     if result.status not in (0, 2):
-        raise RuntimeError(f"HiGHS could not decide separability: {result.message}")
+        raise ValueError(f"HiGHS could not decide separability ({result.message}); check "
+                         "X for extreme values.")
     return result.status == 0
 
 
@@ -130,7 +147,8 @@ def _max_margin(Z, signed, free_bias):
     if "Infeasible" in status:
         return None
     if "Solved" not in status:
-        raise RuntimeError(f"Clarabel did not solve the max-margin problem: {status}")
+        raise ValueError(f"Clarabel did not solve the max-margin problem ({status}); the "
+                         "data may be badly scaled or nearly inseparable.")
     v = np.asarray(solution.x)
     return (v[:-1], float(v[-1])) if free_bias else (v, 0.0)
 
@@ -149,12 +167,15 @@ def dataset_margin(X, y):
     """
     X = _as_dense(X)
     signed = _signed_labels(y, X.shape[0])
-    solution = _max_margin(X, signed, free_bias=True)
+    # solved on (X − μ)/s: with unit w, w·x + b = s (w·x' + b') when b = s b' − w·μ
+    scaled, mean, scale = _centred(X, per_feature=False)
+    solution = _max_margin(scaled, signed, free_bias=True)
     if solution is None:
         return -np.inf, None, None
     w, b = solution
     norm = float(np.linalg.norm(w))
-    return 1.0 / norm, w / norm, b / norm
+    w, b = w / norm, b / norm
+    return scale / norm, w, scale * b - float(w @ mean)
 
 
 def mistake_bound(X, y, margin=0.0, eta=1.0):

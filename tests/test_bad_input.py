@@ -319,3 +319,18 @@ def test_version_and_help_answer_without_importing_the_library():
             "print(heavy)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.splitlines() == ["rosenblatt 0.1.0", "[]"]
+
+
+@pytest.mark.parametrize("scale", [1e-9, 1e-3, 1.0, 1e3, 1e6, 1e9])
+def test_theory_answers_do_not_depend_on_the_scale_of_the_data(scale):
+    """AND at 1e-9 was 'not separable' and its margin at 1e6 off by 40x: the
+    solvers' tolerances are absolute, so the data are centred and scaled first."""
+    from rosenblatt.theory import dataset_margin, is_linearly_separable
+
+    AND = np.array([[0.0, 0], [0, 1], [1, 0], [1, 1]])
+    assert is_linearly_separable(AND * scale + 5 * scale, [0, 0, 0, 1])
+    assert not is_linearly_separable(AND * scale, [0, 1, 1, 0])
+    gamma, w, b = dataset_margin(AND * scale, [0, 0, 0, 1])
+    assert gamma / scale == pytest.approx(np.sqrt(2) / 4, rel=1e-6)
+    np.testing.assert_allclose(w, [np.sqrt(0.5)] * 2, rtol=1e-6)
+    assert b / scale == pytest.approx(-1.5 * np.sqrt(0.5), rel=1e-6)
