@@ -334,3 +334,21 @@ def test_theory_answers_do_not_depend_on_the_scale_of_the_data(scale):
     assert gamma / scale == pytest.approx(np.sqrt(2) / 4, rel=1e-6)
     np.testing.assert_allclose(w, [np.sqrt(0.5)] * 2, rtol=1e-6)
     assert b / scale == pytest.approx(-1.5 * np.sqrt(0.5), rel=1e-6)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_the_pocket_is_judged_on_a_sample_beyond_check_rows():
+    """Counting every row after every update was quadratic (a9a: hours). Up to
+    check_rows rows nothing changes; beyond, a fixed sample judges the candidates
+    and pocket_errors_ is still the exact count of the returned weights."""
+    rng = np.random.RandomState(0)
+    X, y = rng.randn(300, 4), rng.randint(0, 2, 300)
+    exact = PocketPerceptron(max_iter=4, random_state=0, check_rows=None).fit(X, y)
+    same = PocketPerceptron(max_iter=4, random_state=0, check_rows=300).fit(X, y)
+    np.testing.assert_array_equal(same.coef_, exact.coef_)
+    assert same.pocket_errors_.tolist() == exact.pocket_errors_.tolist()
+    sampled = PocketPerceptron(max_iter=4, random_state=0, check_rows=50).fit(X, y)
+    wrong = np.sum(sampled.predict(X) != y)
+    assert sampled.pocket_errors_.tolist() == [float(wrong)]
+    with pytest.raises(ValueError, match="'check_rows' parameter"):
+        PocketPerceptron(check_rows=0).fit(X, y)

@@ -42,7 +42,7 @@ def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, averag
         See :func:`_log_step`.
     average = (u, beta) or None
         See :func:`_average_step`.
-    pocket = (w, b, errors) or None
+    pocket = (w, b, errors, check) or None
         See :func:`_pocket_step`.
     penalty = (params, scalars, q) or None
         scikit-learn's L2/L1 regularisation; ``w`` is then kept as ``s · v``
@@ -87,7 +87,7 @@ def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, averag
                 _log_step(log, n_updates, i, activation, count)
             n_updates += 1
             if pocket is not None:
-                _pocket_step(X, y, sw, w, bias, pocket)
+                _pocket_step(w, bias, pocket)
         if penalty is not None:
             if penalty[0][1] > 0.0:
                 truncate(X, i, w, average, penalty)
@@ -122,12 +122,13 @@ def _log_step(log, k, i, value, position):
 
 
 @register_jitable
-def _pocket_step(X, y, sw, w, bias, pocket):
-    """Gallant 1990: count the weighted training mistakes of the new weights and
+def _pocket_step(w, bias, pocket):
+    """Gallant 1990: count the weighted training mistakes of the new weights on the
+    rows ``check = (X, y, sw)`` (the training rows, or a fixed sample of them) and
     pocket them if strictly fewer than the pocket's. The count stops once it
     reaches the pocket's, since such weights cannot replace it."""
-    pocket_w, pocket_b, pocket_errors = pocket
-    errors = weighted_errors(X, y, sw, w, bias, pocket_errors[0])
+    pocket_w, pocket_b, pocket_errors, check = pocket
+    errors = weighted_errors(check[0], check[1], check[2], w, bias, pocket_errors[0])
     if errors < pocket_errors[0]:
         pocket_w[:] = w
         pocket_b[0] = bias

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _kernels
+from .._validation import kernel_view
 from ..base import (
     EpochLoop,
     LinearModel,
@@ -12,9 +13,11 @@ from ..base import (
     RuleState,
     ToleranceStop,
     Traced,
+    constraints,
 )
+from ..base._parameters import WholeNumber
 from ._online import OnlineRule
-from ._perceptron import EpochRuleParameters
+from ._perceptron import EPOCH_RULE_PARAMETERS
 
 
 @dataclass
@@ -24,30 +27,56 @@ class Pocket(RuleState):
     The starting weights are the first pocket; their mistakes are counted on the
     first epoch (``errors`` is ``None`` until then). The kernel's pocket step
     replaces them in place (see :func:`rosenblatt._kernels._online._pocket_step`).
+
+    Counting every row after every update makes an epoch quadratic in the rows;
+    beyond ``check_rows`` rows the candidates are compared on a fixed random
+    sample of ``check_rows`` of them instead (drawn once per data set), and
+    ``exact_errors`` is recounted on all rows at the end of each call.
     """
 
     coef: np.ndarray
     intercept: np.ndarray
+    check_rows: int = None
     errors: np.ndarray = None
+    exact_errors: float = None
+    _check: tuple = None
+    _checked_X: object = None
 
     @classmethod
-    def start(cls, coef, intercept):
-        return cls(coef.copy(), intercept.copy())
+    def start(cls, coef, intercept, check_rows=None):
+        return cls(coef.copy(), intercept.copy(), check_rows)
+
+    def check_data(self, data):
+        """``(X, y, sw)`` the pocket is judged on: every row, or the sample."""
+        if self._checked_X is not data.X:
+            self._checked_X = data.X
+            if self.check_rows is None or data.n_rows <= self.check_rows:
+                self._check = (data.Xk, data.y, data.sw)
+            else:  # a fixed sample, the same for every epoch of this data set
+                rows = np.sort(np.random.RandomState(data.n_rows).choice(
+                    data.n_rows, self.check_rows, replace=False))
+                self._check = (kernel_view(data.X[rows]), data.y[rows], data.sw[rows])
+        return self._check
 
     def kernel_pocket(self, data):
+        check = self.check_data(data)
         if self.errors is None:
-            start_errors = _kernels.weighted_errors(
-                data.Xk, data.y, data.sw, self.coef, self.intercept[0], np.inf
-            )
+            start_errors = _kernels.weighted_errors(*check, self.coef, self.intercept[0], np.inf)
             self.errors = np.array([start_errors])
-        return self.coef, self.intercept, self.errors
+        return self.coef, self.intercept, self.errors, check
+
+    def count_exactly(self, data):
+        """The pocket's weighted mistakes on every row of ``data``."""
+        exact = self._check[0] is data.Xk
+        self.exact_errors = float(self.errors[0]) if exact else _kernels.weighted_errors(
+            data.Xk, data.y, data.sw, self.coef, self.intercept[0], np.inf)
 
     def published(self, coef, intercept, seen):
         return self.coef, self.intercept
 
 
-class PocketPerceptron(OnlineRule, EpochRuleParameters, Traced, LinearModel, ToleranceStop,
-                       EpochLoop, PerceptronClassifier):
+class PocketPerceptron(OnlineRule, Traced, LinearModel, ToleranceStop, EpochLoop,
+                       PerceptronClassifier):
     """Perceptron that returns the weights with the fewest training mistakes seen.
 
     The running weights follow the perceptron rule exactly (see
@@ -60,7 +89,9 @@ class PocketPerceptron(OnlineRule, EpochRuleParameters, Traced, LinearModel, Tol
 
     Each count is a pass over the data, so an epoch costs up to
     ``n_updates × n_samples`` row products; the count stops as soon as it
-    reaches the pocket's, which makes most of them short. Not online: the
+    reaches the pocket's, which makes most of them short. Beyond ``check_rows``
+    rows the counts are made on a fixed sample of that many rows, which bounds
+    an epoch to ``n_updates × check_rows`` (see ``check_rows``). Not online: the
     mistakes are counted on the whole training set, so there is no ``partial_fit``.
 
     Parameters
@@ -112,6 +143,13 @@ class PocketPerceptron(OnlineRule, EpochRuleParameters, Traced, LinearModel, Tol
     n_jobs : int or None, default=None
         Threads for one-vs-rest (one binary problem per thread); -1 for every
         core. Results do not depend on it.
+    check_rows : int or None, default=10000
+        Rows the pocket is judged on after each update. Counting every row after
+        every update makes an epoch quadratic in the rows (hours on a9a); with
+        more rows than this, candidates are compared on a fixed random sample of
+        ``check_rows`` rows (the same for every epoch), and ``pocket_errors_`` is
+        then recounted on all rows. ``None``: always every row (exact, slow on
+        large data).
 
     Attributes
     ----------
@@ -153,12 +191,57 @@ class PocketPerceptron(OnlineRule, EpochRuleParameters, Traced, LinearModel, Tol
     ([1.0], 0.75)
     """
 
+    _PARAMETERS = (*EPOCH_RULE_PARAMETERS, "check_rows")
+    _parameter_constraints = constraints(
+        _PARAMETERS, check_rows=[WholeNumber(1, None, closed="left"), None])
+
+    def __init__(
+        self,
+        *,
+        eta=1.0,
+        margin=0.0,
+        fit_intercept=True,
+        max_iter=1000,
+        tol=None,
+        shuffle="every_epoch",
+        init="zeros",
+        random_state=None,
+        record=False,
+        class_weight=None,
+        warm_start=False,
+        early_stopping=False,
+        validation_fraction=0.1,
+        n_iter_no_change=5,
+        n_jobs=None,
+        check_rows=10_000,
+    ):
+        self.eta = eta
+        self.margin = margin
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.tol = tol
+        self.shuffle = shuffle
+        self.init = init
+        self.random_state = random_state
+        self.record = record
+        self.class_weight = class_weight
+        self.warm_start = warm_start
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.n_jobs = n_jobs
+        self.check_rows = check_rows
+
     _advice = "the weights with the fewest training mistakes seen are returned " \
         "(pocket_errors_); increase max_iter to search longer"
 
     def _new_state(self, coef, intercept):
-        return Pocket.start(coef, intercept)
+        return Pocket.start(coef, intercept, self.check_rows)
+
+    def _train(self, problem, data, partial):
+        super()._train(problem, data, partial)
+        problem.state.count_exactly(data)
 
     def _publish(self):
-        self.pocket_errors_ = np.array([p.state.errors[0] for p in self._problems])
+        self.pocket_errors_ = np.array([p.state.exact_errors for p in self._problems])
         super()._publish()
