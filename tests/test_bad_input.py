@@ -352,3 +352,14 @@ def test_the_pocket_is_judged_on_a_sample_beyond_check_rows():
     assert sampled.pocket_errors_.tolist() == [float(wrong)]
     with pytest.raises(ValueError, match="'check_rows' parameter"):
         PocketPerceptron(check_rows=0).fit(X, y)
+
+
+def test_the_vote_warns_once_when_its_memory_grows_large(monkeypatch):
+    from rosenblatt.linear_model import _voted
+
+    monkeypatch.setattr(_voted, "MEMORY_WARNING_BYTES", 10_000)
+    rng = np.random.RandomState(0)
+    X, y = rng.randn(200, 5), rng.randint(0, 2, 200)
+    with pytest.warns(RuntimeWarning, match="VotedPerceptron keeps every weight vector") as seen:
+        VotedPerceptron(max_iter=5, random_state=0).fit(X, y)
+    assert sum("keeps every weight vector" in str(w.message) for w in seen) == 1

@@ -1,5 +1,6 @@
 """The voted perceptron of Freund & Schapire (Daumé eq. 4.17)."""
 
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -23,6 +24,9 @@ from ._perceptron import EpochRuleParameters
 #: Test rows × weight vectors scored at once when voting (bounds the memory).
 _BLOCK_CELLS = 1 << 22
 
+#: Memory of the stored weight vectors beyond which training warns, once.
+MEMORY_WARNING_BYTES = 1 << 30
+
 
 @dataclass
 class VoteLog(RuleState):
@@ -40,6 +44,8 @@ class VoteLog(RuleState):
     intercept_updates: list = field(default_factory=list)  # arrays, one value per update
     positions: list = field(default_factory=list)          # arrays of example numbers
     _pending: list = field(default_factory=list)           # (X, rows, steps) not yet cut
+    _bytes: float = 0.0                                    # memory of what is stored
+    _warned: bool = False
 
     logs_updates = True
 
@@ -49,6 +55,21 @@ class VoteLog(RuleState):
         self._pending.append((data.X, rows.copy(), steps))
         self.intercept_updates.append(steps if self.fit_intercept else 0.0 * steps)
         self.positions.append(positions.copy())
+        self._account(data.X, len(rows))
+
+    def _account(self, X, n_updates):
+        """Every mistake is kept (that is the vote), so memory grows with training:
+        say so once it passes MEMORY_WARNING_BYTES instead of filling the machine."""
+        values = X.nnz / max(X.shape[0], 1) if sp.issparse(X) else X.shape[1]
+        self._bytes += n_updates * (12.0 * values + 24.0)  # a CSR row, its step and position
+        if self._bytes > MEMORY_WARNING_BYTES and not self._warned:
+            self._warned = True
+            warnings.warn(
+                f"VotedPerceptron keeps every weight vector it meets: "
+                f"{sum(len(p) for p in self.positions):,} so far, about "
+                f"{self._bytes / 2**30:.1f} GiB, and more with every mistake. On data this "
+                "large use AveragedPerceptron (the average of the same vectors, in the memory "
+                "of one), or lower max_iter.", RuntimeWarning, stacklevel=2)
 
     def flush(self):
         """Turn the pending updates into sparse rows ``step · x``."""
