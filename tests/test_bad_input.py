@@ -363,3 +363,12 @@ def test_the_vote_warns_once_when_its_memory_grows_large(monkeypatch):
     with pytest.warns(RuntimeWarning, match="VotedPerceptron keeps every weight vector") as seen:
         VotedPerceptron(max_iter=5, random_state=0).fit(X, y)
     assert sum("keeps every weight vector" in str(w.message) for w in seen) == 1
+
+
+@pytest.mark.parametrize("params", [{"coef0": np.inf}, {"coef0": np.nan}, {"gamma": np.inf}],
+                         ids=str)
+def test_kernel_parameters_must_be_finite(params):
+    """coef0=inf gave a NaN model that claimed convergence."""
+    name = next(iter(params))
+    with pytest.raises(ValueError, match=f"The '{name}' parameter of KernelPerceptron must be"):
+        KernelPerceptron(kernel="poly", **params).fit(XOR_X, XOR_Y)

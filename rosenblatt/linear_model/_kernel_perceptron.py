@@ -22,6 +22,9 @@ from ..base import (
 from ..base._parameters import WholeNumber
 from ..trace import survival_counts
 
+#: The largest float: the finite bound of the kernel's parameters.
+_LARGEST = float(np.finfo(np.float64).max)
+
 #: Test rows × support vectors (or mistakes) scored at once (bounds the memory).
 _BLOCK_CELLS = 1 << 22
 
@@ -345,8 +348,9 @@ class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifi
         _PARAMETERS,
         kernel=[StrOptions({"linear", "poly", "rbf"}), callable],
         degree=[WholeNumber(1, None, closed="left")],
-        gamma=[Interval(Real, 0, None, closed="neither"), None],
-        coef0=[Real],
+        # finite bounds: an infinite gamma or coef0 makes every kernel value inf or NaN
+        gamma=[Interval(Real, 0, _LARGEST, closed="right"), None],
+        coef0=[Interval(Real, -_LARGEST, _LARGEST, closed="both")],
         voting=[StrOptions({"vote", "average"}), None],
         cache_size=[Interval(Real, 0, None, closed="left")],
         budget=[WholeNumber(1, None, closed="left"), None],
