@@ -372,3 +372,16 @@ def test_kernel_parameters_must_be_finite(params):
     name = next(iter(params))
     with pytest.raises(ValueError, match=f"The '{name}' parameter of KernelPerceptron must be"):
         KernelPerceptron(kernel="poly", **params).fit(XOR_X, XOR_Y)
+
+
+def test_a_csv_without_a_header_keeps_its_first_row(tmp_path):
+    from rosenblatt.datasets import ChunkedFile, load_csv
+
+    path = tmp_path / "plain.csv"
+    path.write_text("1,2,0\n3,4,1\n5,6,1\n")
+    X, y = load_csv(path)
+    assert X.tolist() == [[1, 2], [3, 4], [5, 6]] and y.tolist() == [0, 1, 1]
+    assert [len(block_y) for _, block_y in ChunkedFile(path, 2)] == [2, 1]
+    named = tmp_path / "named.csv"
+    named.write_text("x1,x2,label\n1,2,0\n")
+    assert load_csv(named, label="label")[1].tolist() == [0]

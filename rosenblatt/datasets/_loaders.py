@@ -6,6 +6,7 @@ blank lines, which hold no data).
 """
 
 import csv
+import itertools
 import pathlib
 import re
 
@@ -39,13 +40,15 @@ def _existing(path):
     return path
 
 
-def load_csv(path, label=-1, header=True):
+def load_csv(path, label=-1, header="auto"):
     """A CSV file of numbers with one label column.
 
     ``label`` is the label column's index (negative counts from the end) or,
     with a header, its name; ``None`` for a file without labels (``y`` is then
     ``None``). Labels are kept as text unless they are all numbers. The features
-    must be numbers.
+    must be numbers. ``header``: ``True``, ``False``, or ``"auto"`` — the first
+    line is a header unless every field of it is a number (then it is data: a
+    file without a header used to lose its first row).
     """
     blocks = list(csv_blocks(path, None, label=label, header=header))
     if not blocks:
@@ -53,7 +56,7 @@ def load_csv(path, label=-1, header=True):
     return blocks[0]
 
 
-def csv_blocks(path, block_rows, label=-1, header=True):
+def csv_blocks(path, block_rows, label=-1, header="auto"):
     """Yield ``(X, y)`` blocks of ``block_rows`` data lines (all at once if None),
     checking every line as :func:`load_csv` does."""
     path = _existing(path)
@@ -69,7 +72,10 @@ def csv_blocks(path, block_rows, label=-1, header=True):
                 first = next(lines, None)
                 if first is None:
                     raise ValueError(f"{path}: empty file, expected a header line.")
-                names = [name.strip() for name in first[1]]
+                if header == "auto" and all(_is_number(cell) for cell in first[1]):
+                    lines = itertools.chain([first], lines)  # data, not names
+                else:
+                    names = [name.strip() for name in first[1]]
             # every data line as wide as the header (a narrower one is a broken line)
             width = None if names is None else len(names)
             column = None if names is None or label is None else \
@@ -94,6 +100,14 @@ def csv_blocks(path, block_rows, label=-1, header=True):
         raise ValueError(_not_utf8(path)) from None
     except csv.Error as error:
         raise ValueError(f"{path}, line {number + 1}: {error}.") from None
+
+
+def _is_number(text):
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _block(features, labels, column, path):
