@@ -9,6 +9,7 @@ import csv
 import itertools
 import pathlib
 import re
+import warnings
 
 import numpy as np
 from sklearn.datasets import load_svmlight_file
@@ -50,10 +51,40 @@ def load_csv(path, label=-1, header="auto"):
     line is a header unless every field of it is a number (then it is data: a
     file without a header used to lose its first row).
     """
+    fast = _numeric_csv(_existing(path), label, header)
+    if fast is not None:
+        return fast
+    # text labels, quotes, or a broken line: the line-by-line reader, which says where
     blocks = list(csv_blocks(path, None, label=label, header=header))
     if not blocks:
         raise ValueError(f"{_existing(path)}: no data lines.")
     return blocks[0]
+
+
+def _numeric_csv(path, label, header):
+    """A CSV of numbers only, read by NumPy's compiled reader (several times faster
+    than checking line by line), or ``None`` when it is anything else."""
+    delimiter = _delimiter(path)
+    with path.open(newline="", encoding="utf-8", errors="replace") as handle:
+        first = next((row for row in csv.reader(handle, delimiter=delimiter)
+                      if any(cell.strip() for cell in row)), None)
+    if first is None:
+        return None
+    named = bool(header) and not (header == "auto" and all(map(_is_number, first)))
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # an empty file warns: leave it to the other path
+            data = np.loadtxt(path, delimiter=delimiter, skiprows=int(named), ndmin=2,
+                              comments=None, encoding="utf-8", dtype=np.float64)
+    except (ValueError, UnicodeDecodeError, UserWarning):
+        return None
+    if data.shape[0] == 0 or data.shape[1] != len(first):
+        return None
+    if label is None:
+        return data, None
+    column = _label_column(path, label, [name.strip() for name in first] if named else None,
+                           data.shape[1])
+    return np.delete(data, column, axis=1), numeric_labels(data[:, column], path)
 
 
 def csv_blocks(path, block_rows, label=-1, header="auto"):
