@@ -167,3 +167,15 @@ def test_predict_reads_unlabelled_data_and_stdin_and_writes_csv_or_json(tmp_path
     assert json.loads(out.read_text()) == {"labels": [0, 0, 0, 1]}
     assert main(["predict", str(model), str(fresh), "--scores"]) == 2
     assert "--scores needs --format csv or json" in capsys.readouterr().err
+
+
+def test_warmup_fills_the_kernel_cache(tmp_path):
+    import os
+
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    done = subprocess.run([sys.executable, "-m", "rosenblatt", "warmup", "--model", "perceptron"],
+                          capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("compiled and cached: 4 fits in ")
+    assert str(tmp_path / "cache") in done.stdout
+    assert list((tmp_path / "cache").rglob("*.nbi"))  # numba's index files

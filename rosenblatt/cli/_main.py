@@ -24,6 +24,7 @@ COMMANDS = {
     "experiment": "Run an experiment of the texts: print its table, optionally save its "
                   "figure.",
     "datasets": "List the built-in data sets, or export one to CSV with --export NAME.",
+    "warmup": "Compile every kernel into numba's disk cache (for container images and CI).",
 }
 
 
