@@ -55,6 +55,7 @@ from rosenblatt import (  # noqa: E402
     PLA,
     BatchPerceptron,
     KernelPerceptron,
+    LinearUnit,
     MulticlassPerceptron,
     PocketPerceptron,
     VotedPerceptron,
@@ -125,7 +126,7 @@ def test_features_whose_squares_overflow_are_refused(sparse):
     X = XOR_X * 1e300
     X = sp.csr_matrix(X) if sparse else X
     for model in (Perceptron(), AveragedPerceptron(), PassiveAggressiveClassifier(),
-                  MulticlassPerceptron()):
+                  MulticlassPerceptron(), LinearUnit(), KernelPerceptron()):
         with pytest.raises(ValueError, match="X holds values up to 3e\\+300, whose squares"):
             model.fit(X, XOR_Y)
     Perceptron().fit(XOR_X * 1e150, XOR_Y)  # large, but its squares are still numbers
@@ -198,6 +199,12 @@ def test_evaluate_does_not_round_float_labels_into_the_classes():
      "argument --fps: expected a number > 0, got '0'"),
     (["animate", "{data}", "--fps", "inf", "-o", "a.gif"],
      "argument --fps: expected a number > 0, got 'inf'"),
+    (["animate", "{data}", "--model", "multiclass", "-o", "a.gif"],
+     "animate draws one line moving; multiclass keeps a weight vector per class"),
+    (["experiment", "target_line", "--set", "n_runs=0"],
+     "n_runs must be a whole number >= 1; got 0"),
+    (["experiment", "permutation", "--set", "n_samples=True"],
+     "n_samples must be a whole number >= 1; got True"),
 ])
 def test_command_line_mistakes_exit_2_with_one_line(argv, message, tmp_path, capsys):
     from rosenblatt.cli import main

@@ -2,6 +2,7 @@
 
 from ..engine import make_estimator
 from ..inspection import animate
+from ..trace import Trace
 from ._common import (
     add_data_arguments,
     dense,
@@ -37,6 +38,9 @@ def animate_training(X, y, output, *, model="pla", params=None, fps=2.0):
     fitted = make_estimator(model, **(params or {}), record=True).fit(X, y)
     if isinstance(fitted.trace_, tuple):
         raise ValueError(f"animate needs two classes; the data hold {len(fitted.classes_)}")
+    if not isinstance(fitted.trace_, Trace):
+        raise ValueError(f"animate draws one line moving; {model} keeps a weight vector per "
+                         "class (plot its regions with 'rosenblatt plot' instead)")
     return fitted, animate(fitted.trace_, X, y, output, fps=fps)
 
 

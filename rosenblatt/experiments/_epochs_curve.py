@@ -7,7 +7,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ..linear_model import AveragedPerceptron, Perceptron
 from ._real_data import split
-from ._result import ExperimentResult, progress
+from ._result import ExperimentResult, check_counts, progress
 
 
 def epochs_curve(dataset="breast_cancer", n_epochs=30, *, random_state=0, show_progress=True):
@@ -20,6 +20,7 @@ def epochs_curve(dataset="breast_cancer", n_epochs=30, *, random_state=0, show_p
     >>> len(result.rows), result.columns[1:3]
     (3, ['train (vanilla)', 'test (vanilla)'])
     """
+    check_counts(n_epochs=n_epochs)
     X_train, X_test, y_train, y_test = split(dataset, random_state)
     models = {"vanilla": Perceptron(random_state=random_state),
               "averaged": AveragedPerceptron(random_state=random_state)}

@@ -5,7 +5,7 @@ import numpy as np
 from .._validation import check_random_state
 from ..datasets import load_iris_binary
 from ..linear_model import Perceptron
-from ._result import ExperimentResult, progress
+from ._result import ExperimentResult, check_counts, progress
 
 FEATURES = ["petal length (cm)", "petal width (cm)"]
 
@@ -21,6 +21,7 @@ def iris_restarts(n_restarts=4, etas=(1.0, 0.1), *, random_state=0, show_progres
     >>> [row[:2] for row in result.rows], all(row[4] == 1.0 for row in result.rows)
     ([[1, 1.0], [2, 1.0]], True)
     """
+    check_counts(n_restarts=n_restarts)
     X, y = load_iris_binary("setosa-vs-rest", features=FEATURES)
     rng = check_random_state(random_state)
     seeds = rng.randint(2**31 - 1, size=n_restarts)

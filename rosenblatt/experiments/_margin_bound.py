@@ -6,7 +6,7 @@ from .._validation import check_random_state
 from ..datasets import make_target_line
 from ..linear_model import Perceptron
 from ..theory import mistake_bound
-from ._result import ExperimentResult, progress
+from ._result import ExperimentResult, check_counts, progress
 
 
 def margin_bound(margins=(0.2, 0.1, 0.05, 0.02, 0.01), n_samples=200, *, random_state=0,
@@ -18,6 +18,7 @@ def margin_bound(margins=(0.2, 0.1, 0.05, 0.02, 0.01), n_samples=200, *, random_
     >>> all(row[2] <= row[3] for row in result.rows)
     True
     """
+    check_counts(n_samples=n_samples)
     rng = check_random_state(random_state)
     rows = []
     for gap in progress(margins, show_progress, "margin_bound"):

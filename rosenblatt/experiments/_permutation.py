@@ -4,7 +4,7 @@ import numpy as np
 
 from .._validation import check_random_state
 from ..linear_model import Perceptron
-from ._result import ExperimentResult, progress, two_class_target_line
+from ._result import ExperimentResult, check_counts, progress, two_class_target_line
 
 MODES = ("none", "once", "every_epoch")
 
@@ -17,6 +17,7 @@ def permutation(n_samples=100, n_runs=50, *, random_state=0, show_progress=True)
     >>> [row[0] for row in result.rows]
     ['none', 'once', 'every_epoch']
     """
+    check_counts(n_samples=n_samples, n_runs=n_runs)
     rng = check_random_state(random_state)
     epochs = {mode: [] for mode in MODES}
     updates = {mode: [] for mode in MODES}

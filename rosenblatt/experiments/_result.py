@@ -2,6 +2,8 @@
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 
 @dataclass
 class ExperimentResult:
@@ -61,3 +63,18 @@ def two_class_target_line(n_samples, rng):
         X, y, target = make_target_line(n_samples, random_state=rng)
         if len(set(y.tolist())) == 2:
             return X, y, target
+
+
+def check_counts(**counts):
+    """Refuse a count an experiment cannot run with (``n_runs=0`` gave a NumPy warning
+    and an error about an empty reduction).
+
+    >>> check_counts(n_runs=3)
+    >>> check_counts(n_runs=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: n_runs must be a whole number >= 1; got 0.
+    """
+    for name, value in counts.items():
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be a whole number >= 1; got {value!r}.")

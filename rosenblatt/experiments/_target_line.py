@@ -5,7 +5,7 @@ import numpy as np
 from .._validation import check_random_state
 from ..linear_model import PLA
 from ..metrics import exact_out_of_sample_error, in_sample_error, out_of_sample_error
-from ._result import ExperimentResult, progress, two_class_target_line
+from ._result import ExperimentResult, check_counts, progress, two_class_target_line
 
 
 def target_line(n_samples=20, n_runs=200, n_test=10_000, *, random_state=0, show_progress=True):
@@ -16,6 +16,7 @@ def target_line(n_samples=20, n_runs=200, n_test=10_000, *, random_state=0, show
     >>> result.data["updates"].shape, float(result.data["e_in"].max())
     ((5,), 0.0)
     """
+    check_counts(n_samples=n_samples, n_runs=n_runs, n_test=n_test)
     rng = check_random_state(random_state)
     updates, e_in, e_out_mc, e_out_exact, targets, learned = [], [], [], [], [], []
     for _ in progress(range(n_runs), show_progress, "target_line"):

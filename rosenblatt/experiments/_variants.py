@@ -7,7 +7,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from ..linear_model import AveragedPerceptron, Perceptron, PocketPerceptron, VotedPerceptron
 from ._real_data import DATASETS, split
-from ._result import ExperimentResult, progress
+from ._result import ExperimentResult, check_counts, progress
 
 VARIANTS = {
     "vanilla": Perceptron,
@@ -24,6 +24,7 @@ def variants(datasets=tuple(DATASETS), n_epochs=10, *, random_state=0, show_prog
     >>> result.columns
     ['data set', 'vanilla', 'averaged', 'voted', 'pocket']
     """
+    check_counts(n_epochs=n_epochs)
     rows, errors = [], {}
     for name in progress(datasets, show_progress, "variants"):
         X_train, X_test, y_train, y_test = split(name, random_state)
