@@ -196,7 +196,7 @@ def separable_problems(draw):
     return X[keep], np.sign(scores[keep]), margin, eta
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30, deadline=None, derandomize=True)
 @given(separable_problems())
 def test_mistake_bound_with_margin_holds_on_random_separable_data(problem):
     X, y, margin, eta = problem

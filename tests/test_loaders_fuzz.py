@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from rosenblatt.datasets import ChunkedFile, load_csv, load_data, load_libsvm, load_numpy
 
-BOUNDED = {"max_examples": 60, "deadline": None,
+BOUNDED = {"max_examples": 60, "deadline": None, "derandomize": True,
            "suppress_health_check": [HealthCheck.function_scoped_fixture]}
 LABELS = st.sampled_from(["-1", "1", "2", "0.5"])
 

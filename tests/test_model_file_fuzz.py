@@ -57,7 +57,8 @@ def working_or_refused(path, original):
     assert scores.shape == original.decision_function(X).shape
 
 
-BOUNDED = {"deadline": None, "suppress_health_check": [HealthCheck.function_scoped_fixture]}
+BOUNDED = {"deadline": None, "derandomize": True,
+           "suppress_health_check": [HealthCheck.function_scoped_fixture]}
 
 
 @settings(max_examples=40, **BOUNDED)
