@@ -69,6 +69,8 @@ class Trace:
     coef_init: np.ndarray
     intercept_init: float
     classes: tuple
+    #: CISC 271's ``H(0)`` when the run used it (``Perceptron(h0=...)``), else None
+    h0: float = None
 
     def __len__(self):
         return len(self.index)
@@ -78,12 +80,14 @@ class Trace:
         """Quantisation of the activation in the 0/1 coding (CISC 271): 1 if ``a > 0``,
         0 if ``a < 0``.
 
-        At ``a = 0`` the rule's ``y a <= 0`` makes the point a mistake whatever
-        its label, so ``q`` is reported as the opposite of ``y`` there: then
-        ``e = y - q`` is ±1 on every record and ``e x`` is the update made.
+        At ``a = 0`` it is ``h0`` when the run used CISC 271's step function with
+        ``H(0) = h0``. Otherwise the rule's ``y a <= 0`` makes the point a mistake
+        whatever its label, so ``q`` is reported as the opposite of ``y`` there:
+        then ``e = y - q`` is ±1 on every record and ``e x`` is the update made.
         """
         positive = (self.y > 0).astype(int)
-        return np.where(self.activation > 0, 1, np.where(self.activation < 0, 0, 1 - positive))
+        at_zero = 1 - positive if self.h0 is None else self.h0
+        return np.where(self.activation > 0, 1, np.where(self.activation < 0, 0, at_zero))
 
     @property
     def e(self):
@@ -129,10 +133,11 @@ class TraceRecorder:
 
     _FIELDS = ("epoch", "t", "index", "x", "y", "activation", "update", "coef", "intercept")
 
-    def __init__(self, coef_init, intercept_init, classes):
+    def __init__(self, coef_init, intercept_init, classes, h0=None):
         self.coef_init = np.array(coef_init, dtype=np.float64)
         self.intercept_init = float(np.reshape(intercept_init, -1)[0])
         self.classes = tuple(classes)
+        self.h0 = h0
         self._parts = {field: [] for field in self._FIELDS}
 
     def _last_weights(self):
@@ -190,6 +195,7 @@ class TraceRecorder:
             coef_init=self.coef_init,
             intercept_init=self.intercept_init,
             classes=self.classes,
+            h0=self.h0,
         )
 
 

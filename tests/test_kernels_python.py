@@ -41,6 +41,7 @@ models = {
                                            max_iter=8), y),
     "MulticlassMargin": (MulticlassPerceptron(margin=2.0, random_state=1, max_iter=8), y3),
     "KernelBudget": (KernelPerceptron(budget=4, random_state=1, max_iter=3), y),
+    "PerceptronHeaviside": (Perceptron(h0=0.5, random_state=1, max_iter=8), y),
 }
 out = {}
 for name, (model, labels) in models.items():
@@ -70,7 +71,7 @@ def run(disable_jit):
 
 def test_python_kernels_equal_compiled_kernels():
     python, compiled = run(True), run(False)
-    assert python.keys() == compiled.keys() and len(python) == 37
+    assert python.keys() == compiled.keys() and len(python) == 39
     for key in python:
         for a, b in zip(python[key], compiled[key]):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12, err_msg=key)

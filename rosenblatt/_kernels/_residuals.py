@@ -42,9 +42,21 @@ from ._rows import row_sqnorm
 
 
 @register_jitable
-def perceptron_residual(y, activation, margin, C, sqnorm):
+def perceptron_residual(y, activation, margin, C, h0, sqnorm):
     """``e = y − q``: the label on a mistake (``y a <= margin``, Daumé's ≤), else 0."""
     return y if y * activation <= margin else 0.0
+
+
+@register_jitable
+def heaviside_residual(y, activation, margin, C, h0, sqnorm):
+    """CISC 271 eq. 30.1 with labels coded 0/1: ``e = y − H(a)``, ``H`` the step
+    function with ``H(0) = h0`` (``numpy.heaviside``'s second argument). Equal to
+    the perceptron's residual except at ``a = 0`` exactly, where the text leaves
+    ``H(0)`` open: 0 makes a point on the boundary a mistake for the positive
+    class only, 1 for the negative only, 0.5 a half step for both."""
+    target = 1.0 if y > 0.0 else 0.0
+    output = 1.0 if activation > 0.0 else (0.0 if activation < 0.0 else h0)
+    return target - output
 
 
 @register_jitable
@@ -56,7 +68,7 @@ def perceptron_loss(y, activation, margin):
 
 
 @register_jitable
-def linear_unit_residual(y, activation, margin, C, sqnorm):
+def linear_unit_residual(y, activation, margin, C, h0, sqnorm):
     """``e = y − o``: the error of the unthresholded output."""
     return y - activation
 
@@ -67,21 +79,21 @@ def linear_unit_loss(y, activation, margin):
 
 
 @register_jitable
-def pa_residual(y, activation, margin, C, sqnorm):
+def pa_residual(y, activation, margin, C, h0, sqnorm):
     """PA: the smallest step that gives ``x`` a hinge loss of 0."""
     loss = perceptron_loss(y, activation, 1.0)
     return y * (loss / sqnorm) if loss > 0.0 else 0.0
 
 
 @register_jitable
-def pa1_residual(y, activation, margin, C, sqnorm):
+def pa1_residual(y, activation, margin, C, h0, sqnorm):
     """PA-I: the PA step, at most ``C``."""
     loss = perceptron_loss(y, activation, 1.0)
     return y * min(C, loss / sqnorm) if loss > 0.0 else 0.0
 
 
 @register_jitable
-def pa2_residual(y, activation, margin, C, sqnorm):
+def pa2_residual(y, activation, margin, C, h0, sqnorm):
     """PA-II: the PA step with ``‖x‖²`` softened by ``1/(2C)``."""
     loss = perceptron_loss(y, activation, 1.0)
     return y * (loss / (sqnorm + 0.5 / C)) if loss > 0.0 else 0.0
@@ -95,6 +107,7 @@ def hinge_loss(y, activation, margin):
 #: name -> (residual, loss, whether the step needs ‖x‖², whether x = 0 is skipped)
 _RULES = {
     "perceptron": (perceptron_residual, perceptron_loss, False, False),
+    "heaviside": (heaviside_residual, perceptron_loss, False, False),
     "linear_unit": (linear_unit_residual, linear_unit_loss, False, False),
     "pa": (pa_residual, hinge_loss, True, True),
     "pa1": (pa1_residual, hinge_loss, True, True),
@@ -119,10 +132,11 @@ class Residual:
     0.1
     """
 
-    def __init__(self, name, *, margin=0.0, C=math.inf):
+    def __init__(self, name, *, margin=0.0, C=math.inf, h0=0.0):
         self.name = name
         self.margin = float(margin)
         self.C = float(C)
+        self.h0 = float(h0)
 
     # the plain-Python path (NUMBA_DISABLE_JIT=1 and the doctests)
     def sqnorm(self, X, i):
@@ -132,13 +146,13 @@ class Residual:
         return _RULES[self.name][3] and sqnorm == 0.0
 
     def residual(self, y, activation, sqnorm):
-        return _RULES[self.name][0](y, activation, self.margin, self.C, sqnorm)
+        return _RULES[self.name][0](y, activation, self.margin, self.C, self.h0, sqnorm)
 
     def loss(self, y, activation):
         return _RULES[self.name][1](y, activation, self.margin)
 
     def __repr__(self):
-        return f"Residual({self.name!r}, margin={self.margin}, C={self.C})"
+        return f"Residual({self.name!r}, margin={self.margin}, C={self.C}, h0={self.h0})"
 
 
 PERCEPTRON = Residual("perceptron")
@@ -157,11 +171,13 @@ class ResidualType(types.Type):
 @register_model(ResidualType)
 class _ResidualModel(models.StructModel):
     def __init__(self, dmm, fe_type):
-        super().__init__(dmm, fe_type, [("margin", types.float64), ("C", types.float64)])
+        super().__init__(dmm, fe_type, [("margin", types.float64), ("C", types.float64),
+                                         ("h0", types.float64)])
 
 
 make_attribute_wrapper(ResidualType, "margin", "margin")
 make_attribute_wrapper(ResidualType, "C", "C")
+make_attribute_wrapper(ResidualType, "h0", "h0")
 
 
 @typeof_impl.register(Residual)
@@ -172,7 +188,7 @@ def _typeof_residual(value, context):
 @unbox(ResidualType)
 def _unbox_residual(typ, obj, c):
     rule = cgutils.create_struct_proxy(typ)(c.context, c.builder)
-    for name in ("margin", "C"):
+    for name in ("margin", "C", "h0"):
         attribute = c.pyapi.object_getattr_string(obj, name)
         setattr(rule, name, c.pyapi.float_as_double(attribute))
         c.pyapi.decref(attribute)
@@ -197,7 +213,7 @@ def _skips_method(rule, sqnorm):
 def _residual_method(rule, y, activation, sqnorm):
     function = _RULES[rule.rule][0]
     return lambda rule, y, activation, sqnorm: function(y, activation, rule.margin, rule.C,
-                                                        sqnorm)
+                                                        rule.h0, sqnorm)
 
 
 @overload_method(ResidualType, "loss")

@@ -13,6 +13,7 @@ from ..base import (
     ToleranceStop,
     Traced,
 )
+from ._heaviside import StepFunction
 from ._online import OnlineRule
 from ._perceptron import PenalizedRuleParameters
 
@@ -75,8 +76,8 @@ class Averaging(RuleState):
     published = mean
 
 
-class AveragedPerceptron(OnlineMixin, OnlineRule, PenalizedRuleParameters, Traced, LinearModel,
-                         ToleranceStop, EpochLoop, PerceptronClassifier):
+class AveragedPerceptron(OnlineMixin, StepFunction, OnlineRule, PenalizedRuleParameters, Traced,
+                         LinearModel, ToleranceStop, EpochLoop, PerceptronClassifier):
     """Perceptron that predicts with the average of its weights over training.
 
     Training is the perceptron's (see :class:`Perceptron`): the running weights
@@ -99,6 +100,12 @@ class AveragedPerceptron(OnlineMixin, OnlineRule, PenalizedRuleParameters, Trace
     ----------
     eta : float, default=1.0
         Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    h0 : {0, 0.5, 1} or None, default=None
+        CISC 271's ``H(0)``, the step function's value at an activation of exactly
+        0, with the labels coded 0/1 (``e = y − H(a)``): 0 makes a point on the
+        boundary a mistake for the positive class only, 1 for the negative only,
+        0.5 (MATLAB's ``heaviside``) a half step for both. ``None``: Daumé's
+        ``y a <= 0``, a full step for either class.
     margin : float, default=0.0
         A mistake is ``y a <= margin`` (>= 0): with a positive margin the rule
         also updates on examples it gets right by no more than ``margin``, which

@@ -9,10 +9,11 @@ from ..base import (
     Traced,
     constraints,
 )
+from ._heaviside import H0_CONSTRAINT, StepFunction
 from ._online import update_log
 
 
-class BatchPerceptron(Traced, LinearModel, EpochLoop, PerceptronClassifier):
+class BatchPerceptron(StepFunction, Traced, LinearModel, EpochLoop, PerceptronClassifier):
     """Perceptron rule on all rows at once: ``w ← w + η Xᵀ(y − q)`` per iteration.
 
     CISC 271 §30.2 with labels coded {0, 1}: ``q`` is the Heaviside
@@ -36,6 +37,12 @@ class BatchPerceptron(Traced, LinearModel, EpochLoop, PerceptronClassifier):
     ----------
     eta : float, default=1.0
         Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    h0 : {0, 0.5, 1} or None, default=None
+        CISC 271's ``H(0)``, the step function's value at an activation of exactly
+        0, with the labels coded 0/1 (``e = y − H(a)``): 0 makes a point on the
+        boundary a mistake for the positive class only, 1 for the negative only,
+        0.5 (MATLAB's ``heaviside``) a half step for both. ``None``: Daumé's
+        ``y a <= 0``, a full step for either class.
     fit_intercept : bool, default=True
         Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
         feature x₀ = 1 with its weight first). False: the boundary passes through 0.
@@ -98,15 +105,16 @@ class BatchPerceptron(Traced, LinearModel, EpochLoop, PerceptronClassifier):
     ([-3.0], [[2.0, 2.0]], 10)
     """
 
-    _PARAMETERS = ("eta", "fit_intercept", "max_iter", "init", "random_state", "record",
+    _PARAMETERS = ("eta", "h0", "fit_intercept", "max_iter", "init", "random_state", "record",
                    "class_weight", "warm_start", "early_stopping", "validation_fraction",
                    "n_iter_no_change", "n_jobs")
-    _parameter_constraints = constraints(_PARAMETERS)
+    _parameter_constraints = constraints(_PARAMETERS, h0=H0_CONSTRAINT)
 
     def __init__(
         self,
         *,
         eta=1.0,
+        h0=None,
         fit_intercept=True,
         max_iter=1000,
         init="zeros",
@@ -120,6 +128,7 @@ class BatchPerceptron(Traced, LinearModel, EpochLoop, PerceptronClassifier):
         n_jobs=None,
     ):
         self.eta = eta
+        self.h0 = h0
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.init = init
@@ -139,13 +148,14 @@ class BatchPerceptron(Traced, LinearModel, EpochLoop, PerceptronClassifier):
         recorder = problem.recorder
         log = update_log(data.n_rows) if recorder is not None else None
         n_mistakes = _kernels.batch_epoch(
-            data.Xk, data.y, data.sw, self.eta, self.fit_intercept, _kernels.PERCEPTRON,
+            data.Xk, data.y, data.sw, self.eta, self.fit_intercept, self._rule(),
             problem.coef, problem.intercept, log,
         )
         if recorder is not None:
             rows, activations = log[0][:n_mistakes], log[1][:n_mistakes]
             recorder.add_batch(
                 problem.n_iter, data.X, data.y, rows, activations,
-                self.eta * data.sw[rows] * data.y[rows], problem.coef, problem.intercept[0],
+                self.eta * data.sw[rows] * self._residuals(data, rows, activations),
+                problem.coef, problem.intercept[0],
             )
         return n_mistakes

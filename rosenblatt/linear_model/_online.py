@@ -18,6 +18,10 @@ class OnlineRule:
         """The ``eta`` the kernel multiplies each step by."""
         return self.eta
 
+    def _residuals(self, data, rows, activations):
+        """The residual ``e`` of each logged update (the perceptron's: the label)."""
+        return data.y[rows]
+
     def _rule(self):
         """The kernel's :class:`~rosenblatt._kernels.Residual`: the perceptron's
         e = y − q, with a mistake at ``y a <= margin``."""
@@ -36,7 +40,8 @@ class OnlineRule:
         problem.epoch_loss = objective / max(int(problem.seen[0]) - seen, 1)
         if log is not None:
             rows, activations, positions = (column[:n_updates] for column in log)
-            steps = self._learning_rate() * data.sw[rows] * data.y[rows]
+            steps = self._learning_rate() * data.sw[rows] * self._residuals(data, rows,
+                                                                             activations)
             if recorder is not None:
                 recorder.add_online(problem.n_iter, data.X, data.y, rows, activations,
                                     positions, steps, self.fit_intercept)

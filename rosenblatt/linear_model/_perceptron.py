@@ -13,6 +13,7 @@ from ..base import (
     Traced,
     constraints,
 )
+from ._heaviside import H0_CONSTRAINT, StepFunction
 from ._online import OnlineRule
 from ._penalty import Regularized
 
@@ -24,7 +25,7 @@ EPOCH_RULE_PARAMETERS = (
 )
 
 #: ... and of those that take scikit-learn's regularisation.
-PENALIZED_RULE_PARAMETERS = EPOCH_RULE_PARAMETERS[:2] + ("penalty", "alpha", "l1_ratio") + \
+PENALIZED_RULE_PARAMETERS = ("eta", "h0", "margin", "penalty", "alpha", "l1_ratio") + \
     EPOCH_RULE_PARAMETERS[2:]
 
 
@@ -73,15 +74,17 @@ class EpochRuleParameters:
 
 class PenalizedRuleParameters(Regularized):
     """The ``__init__`` of the perceptron and the averaged perceptron: the epoch
-    rules' parameters and scikit-learn's ``penalty``, ``alpha``, ``l1_ratio``."""
+    rules' parameters, CISC 271's ``h0`` and scikit-learn's ``penalty``, ``alpha``,
+    ``l1_ratio``."""
 
     _PARAMETERS = PENALIZED_RULE_PARAMETERS
-    _parameter_constraints = constraints(PENALIZED_RULE_PARAMETERS)
+    _parameter_constraints = constraints(PENALIZED_RULE_PARAMETERS, h0=H0_CONSTRAINT)
 
     def __init__(
         self,
         *,
         eta=1.0,
+        h0=None,
         margin=0.0,
         penalty=None,
         alpha=0.0001,
@@ -101,6 +104,7 @@ class PenalizedRuleParameters(Regularized):
         n_jobs=None,
     ):
         self.eta = eta
+        self.h0 = h0
         self.margin = margin
         self.penalty = penalty
         self.alpha = alpha
@@ -120,8 +124,8 @@ class PenalizedRuleParameters(Regularized):
         self.n_jobs = n_jobs
 
 
-class Perceptron(OnlineMixin, OnlineRule, PenalizedRuleParameters, Traced, LinearModel,
-                 ToleranceStop, EpochLoop, PerceptronClassifier):
+class Perceptron(OnlineMixin, StepFunction, OnlineRule, PenalizedRuleParameters, Traced,
+                 LinearModel, ToleranceStop, EpochLoop, PerceptronClassifier):
     """The classic perceptron: an update on every mistake, epoch after epoch.
 
     For each row in turn, ``a = w·x + b``; if ``y a <= 0`` (Daumé stresses ≤: a
@@ -138,6 +142,12 @@ class Perceptron(OnlineMixin, OnlineRule, PenalizedRuleParameters, Traced, Linea
     ----------
     eta : float, default=1.0
         Learning rate η (> 0): an update adds ``eta * y * x`` to the weights.
+    h0 : {0, 0.5, 1} or None, default=None
+        CISC 271's ``H(0)``, the step function's value at an activation of exactly
+        0, with the labels coded 0/1 (``e = y − H(a)``): 0 makes a point on the
+        boundary a mistake for the positive class only, 1 for the negative only,
+        0.5 (MATLAB's ``heaviside``) a half step for both. ``None``: Daumé's
+        ``y a <= 0``, a full step for either class.
     margin : float, default=0.0
         A mistake is ``y a <= margin`` (>= 0): with a positive margin the rule
         also updates on examples it gets right by no more than ``margin``, which
