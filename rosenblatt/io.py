@@ -30,7 +30,19 @@ ESTIMATORS = {name: getattr(linear_model, name) for name in linear_model.__all__
 
 
 class ModelFileError(ValueError):
-    """A model file that cannot be loaded: what is wrong with it, and why."""
+    """A model file that cannot be loaded: what is wrong with it, and why.
+
+    A ``ValueError``, so ``except ValueError`` catches it too.
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "not-a-model.npz"
+    >>> _ = path.write_bytes(b"hello")
+    >>> try:
+    ...     load(path)
+    ... except ModelFileError as error:
+    ...     print(type(error).__name__, "not a readable model file" in str(error))
+    ModelFileError True
+    """
 
 
 # ----------------------------------------------------------------------- saving
@@ -139,7 +151,30 @@ def _plain(value):
 
 def load(path):
     """Read a model written by :func:`save`; refuses anything else with a
-    :class:`ModelFileError` (a ``ValueError``) saying what is wrong."""
+    :class:`ModelFileError` (a ``ValueError``) saying what is wrong.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A ``.npz`` file written by :func:`save`.
+
+    Returns
+    -------
+    estimator
+        The fitted estimator, ready to predict. It refuses ``partial_fit`` and a
+        warm-start ``fit``: the file holds no training state.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> from rosenblatt import Perceptron
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "and.npz"
+    >>> save(Perceptron(shuffle="none").fit([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]),
+    ...      path)
+    >>> model = load(path)
+    >>> model.coef_.tolist(), model.predict([[1, 1]]).tolist()
+    ([[3.0, 2.0]], [1])
+    """
     path = pathlib.Path(path)
     if not path.is_file():
         raise ModelFileError(f"{path}: no such model file.")

@@ -43,3 +43,6 @@ def fit_chunks(model, chunks, *, n_epochs=1, on_chunk=None):
         ConvergenceWarning, stacklevel=2,
     )
     return model
+
+
+__all__ = ["fit_chunks"]

@@ -129,7 +129,19 @@ def survival_counts(positions, n_examples=None):
 
 
 class TraceRecorder:
-    """Collects the updates of successive epochs and builds a :class:`Trace`."""
+    """Collects the updates of successive epochs and builds a :class:`Trace`.
+
+    The estimators make one with ``record=True``; ``h0`` is CISC 271's ``H(0)``
+    when the run uses it (see :attr:`Trace.q`).
+
+    >>> import numpy as np
+    >>> recorder = TraceRecorder(np.zeros(2), 0.0, ("no", "yes"))
+    >>> recorder.add_online(1, np.array([[1.0, 2.0]]), np.array([1.0]), np.array([0]),
+    ...                     np.array([0.0]), np.array([1]), np.array([0.5]), True)
+    >>> trace = recorder.build()
+    >>> trace.coef.tolist(), trace.intercept.tolist(), trace.labels.tolist()
+    ([[0.5, 1.0]], [0.5], ['yes'])
+    """
 
     _FIELDS = ("epoch", "t", "index", "x", "y", "activation", "update", "coef", "intercept")
 
@@ -244,7 +256,16 @@ class MulticlassTrace:
 
 
 class MulticlassTraceRecorder:
-    """Collects the updates of a multiclass run and builds a :class:`MulticlassTrace`."""
+    """Collects the updates of a multiclass run and builds a :class:`MulticlassTrace`.
+
+    ``MulticlassPerceptron(record=True)`` makes one:
+
+    >>> from rosenblatt import MulticlassPerceptron
+    >>> X, y = [[0, 0], [4, 0], [0, 4]], ["a", "b", "c"]
+    >>> trace = MulticlassPerceptron(shuffle="none", record=True).fit(X, y).trace_
+    >>> len(trace) == MulticlassPerceptron(shuffle="none").fit(X, y).n_updates_
+    True
+    """
 
     def __init__(self, coef_init, intercept_init, classes):
         self.coef_init = np.array(coef_init, dtype=np.float64)
@@ -288,3 +309,6 @@ class MulticlassTraceRecorder:
             intercept_init=self.intercept_init,
             classes=tuple(self.classes),
         )
+
+
+__all__ = ["MulticlassTrace", "MulticlassTraceRecorder", "Trace", "TraceRecorder", "survival_counts"]

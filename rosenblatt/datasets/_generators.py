@@ -63,7 +63,27 @@ def make_target_line(n_samples=20, n_features=2, *, random_state=None):
 
 
 def label_by(target, X):
-    """Labels ±1 of the points ``X`` under the hyperplane ``target`` (bias first)."""
+    """Labels ±1 of the points ``X`` under the hyperplane ``target`` (bias first).
+
+    Parameters
+    ----------
+    target : array-like of shape (n_features + 1,)
+        The hyperplane ``target[0] + target[1:]·x = 0``; points where it is
+        positive get +1.
+    X : ndarray of shape (n_samples, n_features)
+
+    Returns
+    -------
+    ndarray of shape (n_samples,) with values -1 and +1
+
+    Examples
+    --------
+    The line ``x₂ = x₁`` (``0 − x₁ + x₂``): above it +1, below it -1.
+
+    >>> import numpy as np
+    >>> label_by(np.array([0.0, -1.0, 1.0]), np.array([[0.0, 1.0], [1.0, 0.0]])).tolist()
+    [1, -1]
+    """
     return np.where(target[0] + X @ target[1:] > 0, 1, -1)
 
 

@@ -49,7 +49,22 @@ def load_csv(path, label=-1, header="auto"):
     ``None``). Labels are kept as text unless they are all numbers. The features
     must be numbers. ``header``: ``True``, ``False``, or ``"auto"`` — the first
     line is a header unless every field of it is a number (then it is data: a
-    file without a header used to lose its first row).
+    file without a header used to lose its first row). The separator is ``,``,
+    ``;`` or a tab, whichever splits the first line most.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,), or None with ``label=None``
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "d.csv"
+    >>> _ = path.write_text("x1;x2;label\\n1;2;yes\\n3;4;no\\n")
+    >>> X, y = load_csv(path)
+    >>> X.tolist(), y.tolist()
+    ([[1.0, 2.0], [3.0, 4.0]], ['yes', 'no'])
     """
     fast = _numeric_csv(_existing(path), label, header)
     if fast is not None:
@@ -228,7 +243,22 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
     """A LIBSVM/svmlight file, parsed by scikit-learn (CSR with int64 indices kept).
 
     When the parser refuses the file, the lines are checked one by one to say
-    which line is wrong and why.
+    which line is wrong and why. ``n_features`` reads the file that wide (a test
+    file whose last features never occur); whole-number labels come back as int64.
+
+    Returns
+    -------
+    X : CSR matrix of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,)
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "d.svm"
+    >>> _ = path.write_text("+1 1:0.5 3:2\\n-1 2:1  # a comment\\n")
+    >>> X, y = load_libsvm(path, n_features=4)
+    >>> X.toarray().tolist(), y.tolist()
+    ([[0.5, 0.0, 2.0, 0.0], [0.0, 1.0, 0.0, 0.0]], [1, -1])
     """
     path = _existing(path)
     try:
@@ -278,7 +308,23 @@ def _libsvm_diagnosis(path):
 def load_numpy(path, label=-1):
     """``.npz`` holding arrays ``X`` and ``y``, or ``.npy`` holding one matrix whose
     column ``label`` is the label (``None``: no label column, ``y`` is ``None``).
-    Never unpickles."""
+    Never unpickles.
+
+    Returns
+    -------
+    X : ndarray of shape (n_samples, n_features)
+    y : ndarray of shape (n_samples,), or None with ``label=None``
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> import numpy as np
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "d.npy"
+    >>> np.save(path, np.array([[0.5, 2.0, 1.0], [1.5, 0.0, 0.0]]))
+    >>> X, y = load_numpy(path)
+    >>> X.tolist(), y.tolist()
+    ([[0.5, 2.0], [1.5, 0.0]], [1, 0])
+    """
     path = _existing(path)
     try:
         data = np.load(path, allow_pickle=False)

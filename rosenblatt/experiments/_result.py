@@ -8,7 +8,15 @@ import numpy as np
 @dataclass
 class ExperimentResult:
     """Numbers of an experiment (``columns`` × ``rows``), the raw arrays in
-    ``data``, and a function drawing them on a matplotlib figure."""
+    ``data``, and a function drawing them on a matplotlib figure.
+
+    >>> result = ExperimentResult("demo", "A demo", ["run", "updates"], [[1, 3], [2, 5]])
+    >>> print(result.table())
+    A demo
+    run  updates
+      1        3
+      2        5
+    """
 
     name: str
     title: str

@@ -36,6 +36,15 @@ class EpochResult:
         With ``average=True``: the sum, over the ``n_examples`` rows, of the
         running weights after each row (Daumé Alg. 7 restarted at the block's
         start); ``coef_sum / n_examples`` is the block's averaged perceptron.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from rosenblatt.engine import run_epoch
+    >>> result = run_epoch(np.array([[1.0, 0.0], [0.0, 1.0]]), np.array([1.0, -1.0]),
+    ...                    np.zeros(2), np.zeros(1), average=True)
+    >>> result.coef.tolist(), result.n_updates, result.coef_sum.tolist()
+    ([1.0, -1.0], 2, [2.0, -1.0])
     """
 
     coef: np.ndarray
