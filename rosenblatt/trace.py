@@ -311,4 +311,6 @@ class MulticlassTraceRecorder:
         )
 
 
-__all__ = ["MulticlassTrace", "MulticlassTraceRecorder", "Trace", "TraceRecorder", "survival_counts"]
+__all__ = [
+    "MulticlassTrace", "MulticlassTraceRecorder", "Trace", "TraceRecorder", "survival_counts",
+]
