@@ -117,3 +117,35 @@ def test_mp4_without_ffmpeg_says_what_to_do(tmp_path, monkeypatch):
     model = PLA(record=True, random_state=1).fit(X, y)
     with pytest.raises(ValueError, match="needs ffmpeg.*write a .gif"):
         animate(model.trace_, X, y, tmp_path / "run.mp4")
+
+
+def test_animation_frames_skip_updates_and_show_the_update(tmp_path):
+    import matplotlib
+    from PIL import Image
+
+    matplotlib.use("Agg")
+    from rosenblatt import PLA
+    from rosenblatt.datasets import make_target_line
+    from rosenblatt.inspection import BoundaryDisplay, animate
+
+    X, y, target = make_target_line(40, random_state=3)
+    model = PLA(record=True, random_state=0).fit(X, y)
+    n = model.n_updates_
+    path = tmp_path / "run.gif"
+    frames = animate(model.trace_, X, y, path, every=4, dpi=40)
+    shown = len(set(range(0, n, 4)) | {n - 1})
+    assert frames == shown + 2
+    with Image.open(path) as gif:
+        assert gif.n_frames == frames and gif.size == (200, 200)
+    with pytest.raises(ValueError, match="every must be a whole number >= 1"):
+        animate(model.trace_, X, y, path, every=0)
+    trace = model.trace_
+    display = BoundaryDisplay(X, y, trace.coef[-1], trace.intercept[-1],
+                              highlight=trace.index[-1],
+                              previous=(trace.coef[-2], trace.intercept[-2]),
+                              feature_names=["length", "width"]).plot()
+    labels = display.ax_.get_legend_handles_labels()[1]
+    assert {"updated point", "before the update"} <= set(labels)
+    assert (display.ax_.get_xlabel(), display.ax_.get_ylabel()) == ("length", "width")
+    final = BoundaryDisplay.from_estimator(model, X, y).plot()
+    assert "margin band" in final.ax_.get_legend_handles_labels()[1]  # separated: a band

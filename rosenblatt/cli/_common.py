@@ -45,6 +45,21 @@ def positive_number(text):
     return value
 
 
+def positive_whole_number(text):
+    """An argparse type: a whole number >= 1.
+
+    >>> positive_whole_number("3")
+    3
+    """
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, got {text!r}")
+    return value
+
+
 def label_option(label):
     """A ``--label`` value: a column index when it is a whole number, else a name."""
     try:

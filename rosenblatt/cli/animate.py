@@ -9,11 +9,12 @@ from ._common import (
     output_file,
     parse_settings,
     positive_number,
+    positive_whole_number,
     read_data,
 )
 
 
-def animate_training(X, y, output, *, model="pla", params=None, fps=2.0):
+def animate_training(X, y, output, *, model="pla", params=None, fps=2.0, every=1, dpi=80):
     """Fit the estimator ``model`` (a short or class name) with ``params`` and a
     trace on the 2-D data ``X, y``, and write its animation to ``output``.
     Returns the fitted model and the number of frames.
@@ -41,7 +42,7 @@ def animate_training(X, y, output, *, model="pla", params=None, fps=2.0):
     if not isinstance(fitted.trace_, Trace):
         raise ValueError(f"animate draws one line moving; {model} keeps a weight vector per "
                          "class (plot its regions with 'rosenblatt plot' instead)")
-    return fitted, animate(fitted.trace_, X, y, output, fps=fps)
+    return fitted, animate(fitted.trace_, X, y, output, fps=fps, every=every, dpi=dpi)
 
 
 def add_arguments(parser):
@@ -52,12 +53,18 @@ def add_arguments(parser):
     parser.add_argument("-o", "--output", default="training.gif",
                         help="GIF (Pillow) or MP4 (needs ffmpeg) to write")
     parser.add_argument("--fps", type=positive_number, default=2.0, help="frames per second")
+    parser.add_argument("--every", type=positive_whole_number, default=1, metavar="K",
+                        help="draw every K-th update only (the first and last always): a "
+                             "long run renders in seconds")
+    parser.add_argument("--dpi", type=positive_number, default=80,
+                        help="dots per inch of the 5-inch frames (default: 80)")
 
 
 def run(args):
     X, y = read_data(args.data, args.label)
     output = output_file(args.output, "training.gif", ".gif")
     model, frames = animate_training(X, y, output, model=args.model,
-                                     params=parse_settings(args.set), fps=args.fps)
+                                     params=parse_settings(args.set), fps=args.fps,
+                                     every=args.every, dpi=args.dpi)
     print(f"wrote {output} ({frames} frames, {model.n_updates_} updates)")
     return 0

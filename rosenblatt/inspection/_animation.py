@@ -7,13 +7,15 @@ import numpy as np
 from ._boundary import BoundaryDisplay
 
 
-def animate(trace, X, y, path, *, target=None, fps=2, dpi=80):
+def animate(trace, X, y, path, *, target=None, fps=2, dpi=80, every=1, feature_names=None):
     """Write the run recorded in ``trace`` (``record=True``) as a GIF, or an MP4
     when ``path`` ends in ``.mp4`` (needs ffmpeg on the machine).
 
-    Frames: the starting weights, one per update (titled like the blog's
-    "N = 20, iteration 7"), and the final weights again. Nothing is refitted.
-    Returns the number of frames.
+    Frames: the starting weights, one per update (titled "update k, epoch e",
+    the point being updated ringed and the boundary before it faded), and the
+    final weights again. Nothing is refitted. ``every=k`` draws every k-th update
+    only (the first and the last always), so that a long run renders in seconds;
+    ``fps`` and ``dpi`` set the speed and the size. Returns the number of frames.
 
     >>> import matplotlib; matplotlib.use("Agg")
     >>> import tempfile, pathlib
@@ -37,17 +39,27 @@ def animate(trace, X, y, path, *, target=None, fps=2, dpi=80):
         writer = FFMpegWriter(fps=fps)
     else:
         writer = PillowWriter(fps=fps)
-    frames = [(trace.coef_init, trace.intercept_init, "start")]
-    frames += [(trace.coef[k], trace.intercept[k], f"iteration {k + 1}")
-               for k in range(len(trace))]
-    final = frames[-1]
-    frames.append((final[0], final[1], "final"))
+    if int(every) < 1:
+        raise ValueError(f"every must be a whole number >= 1; got {every!r}.")
+    if not (0 < fps < float("inf")) or not (0 < dpi < float("inf")):
+        raise ValueError(f"fps and dpi must be numbers > 0; got fps={fps!r}, dpi={dpi!r}.")
+    shown = sorted(set(range(0, len(trace), int(every))) | ({len(trace) - 1} if len(trace)
+                                                              else set()))
+    frames = [(trace.coef_init, trace.intercept_init, None, None, "start")]
+    for k in shown:
+        before = (trace.coef[k - 1], trace.intercept[k - 1]) if k else \
+            (trace.coef_init, trace.intercept_init)
+        frames.append((trace.coef[k], trace.intercept[k], int(trace.index[k]), before,
+                       f"update {k + 1}, epoch {int(trace.epoch[k])}"))
+    last = frames[-1]
+    frames.append((last[0], last[1], None, None, f"final ({len(trace)} updates)"))
     figure, ax = plt.subplots(figsize=(5, 5))
     with writer.saving(figure, path, dpi=dpi):
-        for coef, intercept, label in frames:
+        for coef, intercept, row, before, label in frames:
             ax.clear()
             display = BoundaryDisplay(X, y, coef, intercept, target=target,
-                                      title=f"N = {len(X)}, {label}")
+                                      title=f"N = {len(X)}, {label}", highlight=row,
+                                      previous=before, feature_names=feature_names)
             display.plot(ax=ax)
             writer.grab_frame()
     plt.close(figure)

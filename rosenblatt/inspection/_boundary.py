@@ -55,7 +55,8 @@ class BoundaryDisplay:
     []
     """
 
-    def __init__(self, X, y, coef, intercept, *, classes=None, target=None, title=None):
+    def __init__(self, X, y, coef, intercept, *, classes=None, target=None, title=None,
+                 feature_names=None, highlight=None, previous=None):
         self.X = np.asarray(X, dtype=np.float64)
         if self.X.ndim != 2 or self.X.shape[1] != 2:
             raise ValueError(f"BoundaryDisplay draws 2-D data; X has shape {self.X.shape}.")
@@ -65,6 +66,13 @@ class BoundaryDisplay:
         self.intercept = float(intercept)
         self.target = None if target is None else np.asarray(target, dtype=np.float64)
         self.title = title
+        #: axis labels (default "x1", "x2")
+        self.feature_names = ["x1", "x2"] if feature_names is None else \
+            [str(name) for name in feature_names]
+        #: the row being updated, drawn ringed (animation frames)
+        self.highlight = highlight
+        #: ``(coef, intercept)`` before the update, drawn faded
+        self.previous = previous
         pad = 0.1 * max(np.ptp(self.X[:, 0]), np.ptp(self.X[:, 1]), 1e-9)
         self.xlim = (self.X[:, 0].min() - pad, self.X[:, 0].max() + pad)
         self.ylim = (self.X[:, 1].min() - pad, self.X[:, 1].max() + pad)
@@ -76,7 +84,8 @@ class BoundaryDisplay:
 
     @classmethod
     def from_estimator(cls, estimator, X, y, *, target=None, title=None):
-        """From a fitted binary linear estimator (``coef_`` of one row)."""
+        """From a fitted binary linear estimator (``coef_`` of one row); its
+        ``feature_names_in_`` (fitted on a DataFrame) label the axes."""
         coef = np.asarray(estimator.coef_)
         if coef.shape != (1, 2):
             raise ValueError(
@@ -84,7 +93,8 @@ class BoundaryDisplay:
                 f"{coef.shape}."
             )
         return cls(X, y, coef[0], estimator.intercept_[0], classes=estimator.classes_,
-                   target=target, title=title)
+                   target=target, title=title,
+                   feature_names=getattr(estimator, "feature_names_in_", None))
 
     def arrow(self):
         """Start and end of the weight vector drawn from the middle of the boundary,
@@ -116,22 +126,34 @@ class BoundaryDisplay:
         if len(self.misclassified):
             ax.scatter(*self.X[self.misclassified].T, s=160, facecolors="none",
                        edgecolors="k", label="misclassified", zorder=4)
+        if self.highlight is not None:
+            ax.scatter(*self.X[self.highlight], s=320, facecolors="none", edgecolors="orange",
+                       linewidths=2.5, label="updated point", zorder=5)
         if self.target is not None:
             target = boundary_segment(self.target[1:], self.target[0], self.xlim, self.ylim)
             if target is not None:
                 ax.plot(*target.T, color=TARGET, lw=1.5, label="target")
+        if self.previous is not None:
+            before = boundary_segment(self.previous[0], self.previous[1], self.xlim, self.ylim)
+            if before is not None:
+                ax.plot(*before.T, color=LEARNED, lw=2, alpha=0.3, label="before the update")
         self.line_ = self.arrow_ = None
         if self.segment is not None:
             (self.line_,) = ax.plot(*self.segment.T, color=LEARNED, lw=2, label="learned")
-            for band in self.margin_lines():
-                if band is not None:
-                    ax.plot(*band.T, color=LEARNED, lw=1, ls="--")
+            bands = [band for band in self.margin_lines() if band is not None]
+            for k, band in enumerate(bands):
+                ax.plot(*band.T, color=LEARNED, lw=1, ls="--",
+                        label="margin band" if k == 0 else None)
             start, end = self.arrow()
             self.arrow_ = ax.annotate("", xy=end, xytext=start,
-                                      arrowprops=dict(arrowstyle="->", color=LEARNED, lw=1.5))
-        ax.set(xlim=self.xlim, ylim=self.ylim, aspect="equal")
+                                      arrowprops={"arrowstyle": "->", "color": LEARNED,
+                                                  "lw": 1.5})
+        ax.set(xlim=self.xlim, ylim=self.ylim, aspect="equal",
+               xlabel=self.feature_names[0], ylabel=self.feature_names[1])
         if self.title:
             ax.set_title(self.title)
-        ax.legend(loc="best", fontsize=8)
+        # one fixed corner ("best" moves with the points), so that it never jumps
+        # between the frames of an animation
+        ax.legend(loc="upper left", fontsize=7, framealpha=0.8)
         self.ax_, self.figure_ = ax, ax.figure
         return self
