@@ -149,3 +149,34 @@ def test_animation_frames_skip_updates_and_show_the_update(tmp_path):
     assert (display.ax_.get_xlabel(), display.ax_.get_ylabel()) == ("length", "width")
     final = BoundaryDisplay.from_estimator(model, X, y).plot()
     assert "margin band" in final.ax_.get_legend_handles_labels()[1]  # separated: a band
+
+
+def test_regions_display_takes_any_classifier_and_adds_the_line_when_linear():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import StandardScaler
+
+    from rosenblatt import KernelPerceptron, MulticlassPerceptron, Perceptron
+    from rosenblatt.inspection import RegionsDisplay
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(60, 2)
+    y3 = np.argmax(X @ rng.randn(2, 3), axis=1)
+    y2 = (X[:, 0] + X[:, 1] > 0).astype(int)
+    ring = ((X ** 2).sum(axis=1) > 1).astype(int)
+    multiclass = RegionsDisplay.from_estimator(MulticlassPerceptron(random_state=0).fit(X, y3),
+                                               X, y3)
+    predicted = multiclass.regions_.response
+    assert set(np.unique(predicted)) == {0, 1, 2} and multiclass.boundary_ is None
+    pipeline = make_pipeline(StandardScaler(), Perceptron(random_state=0)).fit(X, y2)
+    assert RegionsDisplay.from_estimator(pipeline, X, y2).boundary_ is None
+    kernel = KernelPerceptron(kernel="poly", degree=2, random_state=0, max_iter=50).fit(X, ring)
+    regions = RegionsDisplay.from_estimator(kernel, X, ring, grid_resolution=50).regions_
+    grid = np.c_[regions.xx0.ravel(), regions.xx1.ravel()]
+    np.testing.assert_array_equal(regions.response.ravel(), kernel.predict(grid))
+    linear = RegionsDisplay.from_estimator(Perceptron(random_state=0).fit(X, y2), X, y2)
+    assert linear.boundary_ is not None and linear.boundary_.arrow_ is not None
+    with pytest.raises(ValueError, match="RegionsDisplay draws 2-D data"):
+        RegionsDisplay.from_estimator(Perceptron().fit(np.c_[X, X], y2), np.c_[X, X], y2)

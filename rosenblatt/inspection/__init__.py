@@ -3,5 +3,9 @@
 from ._animation import animate
 from ._boundary import BoundaryDisplay, boundary_segment
 from ._curves import EpochCurveDisplay, LossDisplay
+from ._regions import RegionsDisplay
 
-__all__ = ["BoundaryDisplay", "EpochCurveDisplay", "LossDisplay", "animate", "boundary_segment"]
+__all__ = [
+    "BoundaryDisplay", "EpochCurveDisplay", "LossDisplay", "RegionsDisplay", "animate",
+    "boundary_segment",
+]
