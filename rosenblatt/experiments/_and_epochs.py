@@ -3,6 +3,7 @@
 import numpy as np
 
 from ..datasets import make_boolean
+from ..inspection import boundary_segment
 from ..linear_model import Perceptron
 from ._result import ExperimentResult
 
@@ -33,16 +34,24 @@ def and_epochs(eta=1.0):
         figure, axes = plt.subplots((n + columns - 1) // columns, columns,
                                     figsize=(2.6 * columns, 2.6 * ((n + columns - 1) // columns)),
                                     squeeze=False)
-        grid = np.linspace(-0.5, 1.5, 2)
+        box = (-0.5, 1.5)
         for ax, (epoch, vector) in zip(axes.ravel(), enumerate(weights, start=1)):
-            ax.scatter(X[:, 0], X[:, 1], c=np.where(y > 0, "tab:red", "tab:blue"))
-            if vector[2] != 0:
-                ax.plot(grid, -(vector[0] + vector[1] * grid) / vector[2], "g-")
-            elif vector[1] != 0:
-                ax.axvline(-vector[0] / vector[1], color="g")
-            ax.set(xlim=(-0.5, 1.5), ylim=(-0.5, 1.5), title=f"epoch {epoch}")
+            negative = y < 0
+            ax.scatter(*X[negative].T, c="tab:blue", label="y = -1", zorder=3)
+            ax.scatter(*X[~negative].T, c="tab:red", label="y = +1", zorder=3)
+            segment = boundary_segment(vector[1:], vector[0], box, box)
+            if segment is not None:
+                ax.plot(*segment.T, color="tab:green", label="w·x + b = 0")
+                middle = segment.mean(axis=0)  # the weight vector: the normal to the line
+                tip = middle + 0.4 * vector[1:] / np.linalg.norm(vector[1:])
+                ax.annotate("", xy=tip, xytext=middle,
+                            arrowprops={"arrowstyle": "->", "color": "tab:green"})
+            ax.set(xlim=box, ylim=box, aspect="equal", title=f"epoch {epoch}",
+                   xlabel="x1", ylabel="x2")
+        axes.ravel()[0].legend(loc="upper left", fontsize=7, framealpha=0.8)
         for ax in axes.ravel()[n:]:
             ax.axis("off")
+        figure.tight_layout()
         return figure
 
     return ExperimentResult(
