@@ -1,7 +1,7 @@
 """``rosenblatt animate``: train on 2-D data and write one frame per update."""
 
 from ..engine import make_estimator
-from ..inspection import animate
+from ..inspection import TracePlayer, animate
 from ..trace import Trace
 from ._common import (
     add_data_arguments,
@@ -14,9 +14,11 @@ from ._common import (
 )
 
 
-def animate_training(X, y, output, *, model="pla", params=None, fps=2.0, every=1, dpi=80):
+def animate_training(X, y, output, *, model="pla", params=None, fps=2.0, every=1, dpi=80,
+                     html=None):
     """Fit the estimator ``model`` (a short or class name) with ``params`` and a
-    trace on the 2-D data ``X, y``, and write its animation to ``output``.
+    trace on the 2-D data ``X, y``, and write its animation to ``output`` (if not
+    None) and the step-through player to ``html`` (if given).
     Returns the fitted model and the number of frames.
 
     >>> import pathlib, tempfile
@@ -42,7 +44,12 @@ def animate_training(X, y, output, *, model="pla", params=None, fps=2.0, every=1
     if not isinstance(fitted.trace_, Trace):
         raise ValueError(f"animate draws one line moving; {model} keeps a weight vector per "
                          "class (plot its regions with 'rosenblatt plot' instead)")
-    return fitted, animate(fitted.trace_, X, y, output, fps=fps, every=every, dpi=dpi)
+    if html is not None:
+        TracePlayer(fitted.trace_, X, y).save(html)
+    frames = len(fitted.trace_) + 2
+    if output is not None:
+        frames = animate(fitted.trace_, X, y, output, fps=fps, every=every, dpi=dpi)
+    return fitted, frames
 
 
 def add_arguments(parser):
@@ -50,8 +57,11 @@ def add_arguments(parser):
     parser.add_argument("--model", default="pla", help="estimator (default: pla)")
     parser.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                         help="an estimator parameter")
-    parser.add_argument("-o", "--output", default="training.gif",
-                        help="GIF (Pillow) or MP4 (needs ffmpeg) to write")
+    parser.add_argument("-o", "--output",
+                        help="GIF (Pillow) or MP4 (needs ffmpeg) to write (default: "
+                             "training.gif, or none with --html)")
+    parser.add_argument("--html", metavar="PATH",
+                        help="write the step-through player: one HTML page, no network")
     parser.add_argument("--fps", type=positive_number, default=2.0, help="frames per second")
     parser.add_argument("--every", type=positive_whole_number, default=1, metavar="K",
                         help="draw every K-th update only (the first and last always): a "
@@ -62,9 +72,14 @@ def add_arguments(parser):
 
 def run(args):
     X, y = read_data(args.data, args.label)
-    output = output_file(args.output, "training.gif", ".gif")
+    output = None if args.output is None and args.html else \
+        output_file(args.output or "training.gif", "training.gif", ".gif")
+    html = None if args.html is None else output_file(args.html, "player.html", ".html")
     model, frames = animate_training(X, y, output, model=args.model,
                                      params=parse_settings(args.set), fps=args.fps,
-                                     every=args.every, dpi=args.dpi)
-    print(f"wrote {output} ({frames} frames, {model.n_updates_} updates)")
+                                     every=args.every, dpi=args.dpi, html=html)
+    if html is not None:
+        print(f"wrote {html} (the step-through player, {model.n_updates_} updates)")
+    if output is not None:
+        print(f"wrote {output} ({frames} frames, {model.n_updates_} updates)")
     return 0

@@ -3,9 +3,10 @@
 from ._animation import animate
 from ._boundary import BoundaryDisplay, boundary_segment
 from ._curves import EpochCurveDisplay, LossDisplay
+from ._player import TracePlayer
 from ._regions import RegionsDisplay
 
 __all__ = [
-    "BoundaryDisplay", "EpochCurveDisplay", "LossDisplay", "RegionsDisplay", "animate",
-    "boundary_segment",
+    "BoundaryDisplay", "EpochCurveDisplay", "LossDisplay", "RegionsDisplay", "TracePlayer",
+    "animate", "boundary_segment",
 ]

@@ -1,0 +1,112 @@
+"""The step-through player in a real browser: headless Chromium driven by Selenium.
+
+Skipped, with the reason, where Chromium, its driver or Selenium is missing;
+``.ci/run`` installs Chromium and its driver from Debian's packages so CI runs them.
+"""
+
+import io
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from rosenblatt import PLA, Perceptron
+from rosenblatt.datasets import make_target_line
+from rosenblatt.inspection import TracePlayer
+
+AND_X, AND_Y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]
+
+
+def test_the_page_holds_the_trace_and_needs_no_network(tmp_path):
+    model = Perceptron(shuffle="none", record=True).fit(AND_X, AND_Y)
+    player = TracePlayer(model.trace_, AND_X, AND_Y)
+    page = player.save(tmp_path / "run.html").read_text()
+    data = json.loads(page.split("const DATA = ", 1)[1].split(";\n", 1)[0])
+    weights = np.array([frame["w"] for frame in data["frames"][1:]])
+    np.testing.assert_array_equal(weights[:, 0], model.trace_.intercept)
+    np.testing.assert_array_equal(weights[:, 1:], model.trace_.coef)
+    assert data["frames"][-1]["w"] == [model.intercept_[0], *model.coef_[0]]
+    assert not any(link in page for link in ("src=", "href=", "@import", "url("))
+    assert player._repr_html_().startswith("<iframe srcdoc=")
+    with pytest.raises(ValueError, match="TracePlayer plays 2-D data"):
+        TracePlayer(model.trace_, np.c_[AND_X, AND_X], AND_Y)
+
+
+def _browser():
+    webdriver = pytest.importorskip("selenium.webdriver", reason="Selenium is not installed")
+    binary = shutil.which("chromium") or shutil.which("chromium-browser")
+    driver_path = shutil.which("chromedriver")
+    if binary is None or driver_path is None:
+        pytest.skip("Chromium and chromedriver are not installed (apt-get install chromium "
+                    "chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = binary
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--window-size=800,800"):
+        options.add_argument(flag)
+    service = webdriver.ChromeService(executable_path=driver_path)
+    return webdriver.Chrome(options=options, service=service)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    driver = _browser()
+    yield driver
+    driver.quit()
+
+
+def test_stepping_shows_the_weights_of_each_record_and_its_line(browser, tmp_path):
+    X, y, target = make_target_line(15, random_state=4)
+    model = PLA(record=True, random_state=0).fit(X, y)
+    trace = model.trace_
+    path = TracePlayer(trace, X, y).save(tmp_path / "run.html")
+    browser.get(path.as_uri())
+    next_button = browser.find_element("id", "next")
+    for n in range(1, len(trace) + 1):
+        next_button.click()
+        state = browser.execute_script("return window.player;")
+        assert state["step"] == n
+        np.testing.assert_allclose(state["weights"], [trace.intercept[n - 1],
+                                                      *trace.coef[n - 1]], rtol=0, atol=1e-12)
+        # the line drawn crosses the box where the weights say: w0 + w1 x + w2 y = 0
+        ends = np.array(state["boundary"])
+        w = np.array(state["weights"])
+        np.testing.assert_allclose(w[0] + ends @ w[1:], 0.0, atol=1e-9)
+        box = state["box"]
+        assert all(np.isclose(p[0], [box["x0"], box["x1"]]).any() or
+                   np.isclose(p[1], [box["y0"], box["y1"]]).any() for p in ends)
+    assert state["weights"] == [model.intercept_[0], *model.coef_[0]]  # the fitted model
+    counters = browser.find_element("id", "counters").text
+    assert counters.startswith(f"update {len(trace)} of {len(trace)}, epoch ")
+    assert browser.find_element("id", "updated") is not None
+    browser.find_element("id", "prev").click()
+    assert browser.execute_script("return window.player.step;") == len(trace) - 1
+
+
+def test_a_screenshot_of_the_player_is_not_blank(browser, tmp_path):
+    from PIL import Image
+
+    model = Perceptron(shuffle="none", record=True).fit(AND_X, AND_Y)
+    path = TracePlayer(model.trace_, AND_X, AND_Y).save(tmp_path / "and.html")
+    browser.get(path.as_uri())
+    browser.find_element("id", "last").click()
+    formula = browser.find_element("id", "formula").text
+    assert "w \u2190 w + \u03b7\u00b7e\u00b7x" in formula and "[-4, 3, 2]" in formula
+    shot = Image.open(io.BytesIO(browser.get_screenshot_as_png())).convert("L")
+    pixels = np.asarray(shot, dtype=float)
+    assert pixels.std() > 5 and (pixels < 128).mean() > 0.001  # drawn, not a blank page
+
+
+def test_the_command_line_writes_the_player(tmp_path, capsys):
+    from rosenblatt.cli import main
+
+    data = tmp_path / "and.csv"
+    data.write_text("a,b,y\n0,0,0\n0,1,0\n1,0,0\n1,1,1\n")
+    assert main(["animate", str(data), "--model", "perceptron", "--set", "shuffle=none",
+                 "--html", str(tmp_path / "run")]) == 0
+    assert capsys.readouterr().out == (f"wrote {tmp_path / 'run.html'} (the step-through "
+                                       "player, 18 updates)\n")
+    assert not (tmp_path / "training.gif").exists()
+    page = (tmp_path / "run.html").read_text()
+    assert page.count('"update": ') == 19  # the start and 18 updates
