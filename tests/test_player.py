@@ -110,3 +110,11 @@ def test_the_command_line_writes_the_player(tmp_path, capsys):
     assert not (tmp_path / "training.gif").exists()
     page = (tmp_path / "run.html").read_text()
     assert page.count('"update": ') == 19  # the start and 18 updates
+
+
+def test_a_batch_run_is_refused_with_the_alternative():
+    from rosenblatt import BatchPerceptron
+
+    trace = BatchPerceptron(record=True).fit(AND_X, AND_Y).trace_
+    with pytest.raises(ValueError, match="moved by many rows at once .* animate instead"):
+        TracePlayer(trace, AND_X, AND_Y)

@@ -18,7 +18,10 @@ class TracePlayer:
     The page is one file with its script and styles inline (no network, no CDN):
     :meth:`save` writes it, :meth:`html` returns it, and in a notebook the player
     shows itself (``_repr_html_``, in an isolated frame). Its first frame is the
-    starting weights and its last the fitted model's.
+    starting weights and its last the running weights at the end (the fitted
+    model's, except for the averaged, voted and pocket rules, which publish
+    something else made of them). Batch runs are refused: they have no single
+    update to step through.
 
     >>> from rosenblatt import Perceptron
     >>> X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]
@@ -38,6 +41,11 @@ class TracePlayer:
         if not hasattr(trace, "coef") or np.ndim(trace.coef) != 2:
             raise ValueError("TracePlayer plays the trace of a binary model (record=True); "
                              "a multiclass run keeps one line per class.")
+        before = np.vstack([np.reshape(trace.coef_init, (1, -1)), trace.coef[:-1]])
+        if len(trace) and not np.allclose(before + trace.update[:, None] * trace.x, trace.coef):
+            raise ValueError("TracePlayer steps through one update at a time; this run moved "
+                             "by many rows at once (a batch rule): draw it with "
+                             "rosenblatt.inspection.animate instead.")
         self.trace = trace
         self.y = np.asarray(y)
         self.title = title or f"{len(trace)} updates on {len(self.X)} points"
