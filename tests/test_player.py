@@ -116,5 +116,5 @@ def test_a_batch_run_is_refused_with_the_alternative():
     from rosenblatt import BatchPerceptron
 
     trace = BatchPerceptron(record=True).fit(AND_X, AND_Y).trace_
-    with pytest.raises(ValueError, match="moved by many rows at once .* animate instead"):
+    with pytest.raises(ValueError, match="moved by many rows at once .*animate instead"):
         TracePlayer(trace, AND_X, AND_Y)
