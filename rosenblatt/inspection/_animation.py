@@ -54,6 +54,8 @@ def animate(trace, X, y, path, *, target=None, fps=2, dpi=80, every=1, feature_n
     last = frames[-1]
     frames.append((last[0], last[1], None, None, f"final ({len(trace)} updates)"))
     figure, ax = plt.subplots(figsize=(5, 5))
+    # fixed margins, room for both axis labels, the same in every frame
+    figure.subplots_adjust(left=0.14, right=0.97, bottom=0.1, top=0.92)
     with writer.saving(figure, path, dpi=dpi):
         for coef, intercept, row, before, label in frames:
             ax.clear()

@@ -154,6 +154,6 @@ class BoundaryDisplay:
             ax.set_title(self.title)
         # one fixed corner ("best" moves with the points), so that it never jumps
         # between the frames of an animation
-        ax.legend(loc="upper left", fontsize=7, framealpha=0.8)
+        ax.legend(loc="upper left", fontsize=7, framealpha=0.6, markerscale=0.6)
         self.ax_, self.figure_ = ax, ax.figure
         return self
