@@ -70,7 +70,8 @@ def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, averag
         activation = (dot if penalty is None else scaled_dot(dot, penalty)) + bias
         objective += rule.loss(y[i], activation)
         if penalty is not None:
-            objective += regularisation(penalty)
+            if penalty[0][4] != 0.0:  # the norms are kept only when tol needs them
+                objective += regularisation(penalty)
             decay(w, average, penalty)
         e = rule.residual(y[i], activation, sqnorm)
         if e != 0.0:
