@@ -182,8 +182,8 @@ def load(path):
         arrays = _read_arrays(path)
     except ModelFileError:
         raise
-    except Exception as error:  # noqa: BLE001 - zipfile and numpy raise many kinds on damage
-        # (BadZipFile, EOFError, ValueError, NotImplementedError for a damaged version...)
+    except Exception as error:  # noqa: BLE001 - zipfile and numpy raise many kinds on damage:
+        # BadZipFile, EOFError, ValueError, and NotImplementedError for a damaged version field
         raise ModelFileError(
             f"{path}: not a readable model file (truncated, damaged, or holding pickled "
             f"objects, which are refused): {error}"
