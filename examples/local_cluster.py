@@ -1,5 +1,9 @@
-"""Train an averaged perceptron on 4 shards held by the 2 worker processes of a
-LocalCluster, by iterative parameter mixing (``pip install "rosenblatt[dask]"``).
+"""
+Parameter mixing on a local Dask cluster
+========================================
+
+Train an averaged perceptron on 4 shards held by the 2 worker processes of a
+LocalCluster, by iterative parameter mixing (``pip install "rosenblatt[dask]"``)::
 
     python examples/local_cluster.py
 """
