@@ -90,7 +90,7 @@ display.ax_.set(xlim=(-1, 1), ylim=(-1, 1))
 # %%
 # E_in is 0 (the PLA stops only then), but the learned line is not the target: the
 # points between the two lines are misclassified (ringed). Monte Carlo agrees with the
-# exact area to the precision 50,000 points allow (a standard error near 0.001).
+# exact area within what 50,000 points allow (a standard error of about 0.0007).
 #
 # Over many targets
 # -----------------
@@ -103,8 +103,8 @@ print(result.table())
 result.plot()
 
 # %%
-# With N = 20 the PLA needs a few to a few hundred iterations (the long tail: a target
-# that leaves a thin margin), and its E_out averages near the blog's 6 %. The exact
+# With N = 20 the PLA needs from a handful to over a hundred iterations (the long tail:
+# a target that leaves a thin margin), and its E_out averages near the blog's 6 %. The exact
 # column needs no sampling at all; the Monte Carlo column scatters around it.
 #
 # The animation, in the player

@@ -76,8 +76,8 @@ test_errors = np.array([
     for seed in range(100)
 ])
 counts = np.bincount(test_errors)
-print("test mistakes (of 32) over 100 seeds:",
-      ", ".join(f"{k}: {n} runs" for k, n in enumerate(counts) if n))
+print("runs by test mistakes (of 32), over 100 seeds:",
+      ", ".join(f"{n} with {k}" for k, n in enumerate(counts) if n))
 
 # %%
 # Every run has an in-sample error of zero; 29 of the 100 make mistakes on the test

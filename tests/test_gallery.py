@@ -1,0 +1,129 @@
+"""The documentation's gallery pages: each runs, and prints the numbers its prose
+states (the texts' numbers, and ours where a text has none).
+
+The docs build executes the same scripts; these tests pin what they print, so a
+change that alters a page's numbers fails here and not only in someone's eyes.
+"""
+
+import pathlib
+import re
+import runpy
+import warnings
+
+import matplotlib
+import pytest
+
+matplotlib.use("Agg")
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
+
+
+@pytest.fixture
+def run_page(capsys, monkeypatch, tmp_path):
+    """Run one gallery script as sphinx-gallery does (its own namespace, the Agg
+    backend) and return what it printed."""
+    import matplotlib.pyplot as plt
+
+    def run(name):
+        monkeypatch.chdir(tmp_path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # a page must not warn where it does not say so
+            runpy.run_path(str(EXAMPLES / f"{name}.py"), run_name="__main__")
+        figures = len(plt.get_fignums())
+        plt.close("all")
+        return capsys.readouterr().out, figures
+
+    return run
+
+
+def test_every_executed_page_is_tested():
+    pages = {path.stem for path in EXAMPLES.glob("plot_*.py")}
+    tested = {name[len("test_"):].replace("_page", "") for name in globals()
+              if name.startswith("test_") and name.endswith("_page")}
+    assert {f"plot_{name}" for name in tested} == pages
+
+
+def test_kowalczyk_page(run_page):
+    out, figures = run_page("plot_kowalczyk")
+    # Code Listing 14, as the book prints it
+    assert "w (bias first): [-44.35244895   1.50714969   5.52834138]\nupdates: 175\n" in out
+    assert "50 of the 175 updates left fewer points classified than before" in out
+    assert ("runs by test mistakes (of 32), over 100 seeds: 71 with 0, 21 with 1, 4 with 2, "
+            "1 with 3, 2 with 4, 1 with 5") in out
+    assert "seed  0: 179 updates, 0 test mistakes" in out
+    assert "seed  2: 134 updates, 0 test mistakes" in out
+    assert "seed 15: 230 updates, 5 test mistakes" in out
+    assert "seed 54: 233 updates, 4 test mistakes" in out
+    assert figures == 2
+
+
+def test_ahmed_pavlu_page(run_page):
+    out, figures = run_page("plot_ahmed_pavlu")
+    # the notes' first epoch, step by step
+    assert out.startswith(
+        "epoch 1, x1: w·x = +0; update: w = [-1, 0, 0]\n"
+        "epoch 1, x2: w·x = -1; no update\n"
+        "epoch 1, x3: w·x = -1; no update\n"
+        "epoch 1, x4: w·x = -1; update: w = [0, 1, 1]\n"
+    )
+    assert "    9        0    -4.0000  3.0000  2.0000" in out  # epoch 9: no mistake, [-4, 3, 2]
+    assert "bound (R/γ)² = 51.0; mistakes made = 18" in out
+    assert "over 200 random orders: between 18 and 22 mistakes" in out
+    assert "perceptron loss, after epoch 1: 2\nperceptron loss, final: 0" in out
+    batch = re.search(r"batch     : .* E\(w\) = ([\d.]+) after (\d+) epochs", out)
+    stochastic = re.search(r"stochastic: .* E\(w\) = ([\d.]+) after (\d+) epochs", out)
+    assert batch.group(1) == stochastic.group(1) == "17.055"  # the same minimum
+    assert figures == 3
+
+
+def test_data_science_lab_page(run_page):
+    out, figures = run_page("plot_data_science_lab")
+    assert "iterations: 11\n" in out
+    assert "E_in = 0.000" in out
+    match = re.search(r"Monte Carlo \(100 × 500 points\) = ([\d.]+), exact = ([\d.]+)", out)
+    monte_carlo, exact = map(float, match.groups())
+    assert exact == 0.0242 and abs(monte_carlo - exact) < 0.003
+    # over 200 targets: E_out near the blog's 6 %, Monte Carlo and exact agreeing
+    assert "E_out (Monte Carlo)   0.0578" in out and "E_out (exact)   0.0578" in out
+    assert "updates  17.3900  11.0000     121" in out
+    assert figures == 3
+
+
+def test_cisc271_page(run_page):
+    out, figures = run_page("plot_cisc271")
+    assert out.startswith(
+        "epoch 1, x1: a = +0.0, q = 0.5, y = 0, e = -0.5 (false positive (a = 0)); "
+        "w = [-0.5, 0.0, 0.0]\n"
+        "epoch 1, x4: a = -0.5, q = 0, y = 1, e = +1 (false negative); w = [0.5, 1.0, 1.0]\n"
+    )
+    assert "epochs: 6  final w (bias first): [-2.5, 2.0, 1.0]" in out
+    for line in [
+        "h0 = None: online 9 epochs -> [-4.0, 3.0, 2.0]; batch 10 steps -> [-3.0, 2.0, 2.0]",
+        "h0 = 0   : online 6 epochs -> [-2.0, 2.0, 1.0]; batch 4 steps -> [-1.0, 1.0, 1.0]",
+        "h0 = 0.5 : online 6 epochs -> [-2.5, 2.0, 1.0]; batch 5 steps -> [-1.5, 1.0, 1.0]",
+        "h0 = 1   : online 6 epochs -> [-3.0, 2.0, 1.0]; batch 6 steps -> [-2.0, 1.0, 1.0]",
+        "random start: distinct results over the four choices: 1",
+        "h0 = 0.5 : 5 epochs, 12 updates",
+        "h0 = 1   : 3 epochs, 4 updates",
+    ]:
+        assert line in out
+    assert out.count("1.0000\n") == 8  # every Iris restart separates the classes
+    assert figures == 2
+
+
+def test_daume_page(run_page):
+    out, figures = run_page("plot_daume")
+    assert "margin of the perceptron's line: 0.0093; margin of the data: 0.0495" in out
+    bound_rows = re.findall(r"^(0\.\d+)\s+200\s+(\d+)\s+([\d.]+)$", out, re.MULTILINE)
+    assert len(bound_rows) == 5 and all(int(u) <= float(b) for _, u, b in bound_rows)
+    # permuting every epoch saves epochs against permuting once, and 1,000 runs decide it
+    saving = re.search(r"every_epoch .* \+(\d+)% \[\+(\d+)%, \+(\d+)%\]", out)
+    value, low, high = map(int, saving.groups())
+    assert value == 17 and low > 0 and low <= 20 <= high
+    assert re.search(r"none .* -\d+% \[-\d+%, -\d+%\]", out)  # never permuting is worse
+    assert "digits_odd_even   0.1241    0.0981  0.1000  0.0981" in out
+    assert "XOR separable: False" in out
+    assert "plain perceptron: accuracy 0.50 after 100 epochs, warned: True" in out
+    assert ("perceptron on (x1, x2, x1 x2): accuracy 1.00 after 12 epochs, "
+            "w (bias first) = [-1.0, 2.0, 2.0, -5.0]") in out
+    assert figures == 6
