@@ -16,6 +16,7 @@ os.environ.setdefault("TQDM_DISABLE", "1")  # no progress bars in the executed e
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "docs"))  # gallery_order
 
 import rosenblatt  # noqa: E402
 
@@ -46,7 +47,7 @@ sphinx_gallery_conf = {
     "examples_dirs": str(ROOT / "examples"),
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",  # the scripts that need the shared data or a cluster are shown, not run
-    "within_subsection_order": "FileNameSortKey",
+    "within_subsection_order": "gallery_order.TextsFirst",
     "download_all_examples": False,
     "remove_config_comments": True,
     "capture_repr": ("_repr_html_", "__repr__"),
