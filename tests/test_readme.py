@@ -21,3 +21,11 @@ def test_ci_runs_the_readme_test_command_verbatim():
     ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
     assert tests in ci_lines
     assert ci_lines[-1] == tests  # the last step: its exit code is CI's
+
+
+def test_ci_runs_the_demo_and_the_documentation_commands_first():
+    demo, tests = readme_commands()
+    docs = re.findall(r"```sh\n(.+?)\n```", (ROOT / "README.md").read_text())
+    assert len(docs) == 1 and "sphinx -W" in docs[0]
+    ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    assert ci_lines[-3:] == [demo, docs[0], tests]

@@ -96,7 +96,7 @@ class TracePlayer:
     def _repr_html_(self):
         # an iframe of its own: notebooks sanitise or share scripts in plain output
         return (f'<iframe srcdoc="{html.escape(self.html(), quote=True)}" '
-                'style="width: 760px; height: 620px; border: 0"></iframe>')
+                'style="width: 100%; max-width: 760px; height: 760px; border: 0"></iframe>')
 
 
 _PAGE = """<!DOCTYPE html>
@@ -107,7 +107,7 @@ body { font: 14px sans-serif; margin: 12px; color: #222; }
 #slider { width: 420px; vertical-align: middle; }
 #counters { margin: 6px 0; font-weight: bold; }
 #formula { font-family: monospace; margin: 6px 0; min-height: 2.6em; white-space: pre; }
-svg { border: 1px solid #ccc; background: white; }
+svg { border: 1px solid #ccc; background: white; max-width: 100%; height: auto; }
 .pos { fill: #d62728; } .neg { fill: #1f77b4; }
 .now { stroke: #2ca02c; stroke-width: 2.5; } .before { stroke: #2ca02c; stroke-width: 2;
   opacity: 0.3; } .band { stroke: #2ca02c; stroke-width: 1; stroke-dasharray: 5 4; }
