@@ -179,3 +179,35 @@ def test_warmup_fills_the_kernel_cache(tmp_path):
     assert done.stdout.startswith("compiled and cached: 4 fits in ")
     assert str(tmp_path / "cache") in done.stdout
     assert list((tmp_path / "cache").rglob("*.nbi"))  # numba's index files
+
+
+def test_plot_and_animate_label_the_axes_with_the_csv_header(tmp_path, monkeypatch):
+    import json
+    import re
+
+    from rosenblatt.cli import plot as plot_command
+
+    data = tmp_path / "iris.csv"
+    data.write_text("species,petal length,petal width\n"
+                    "setosa,1.4,0.2\nsetosa,1.3,0.3\nother,4.7,1.4\nother,5.1,1.9\n")
+    model = tmp_path / "model.npz"
+    assert main(["train", str(data), "--label", "species", "--model", "perceptron",
+                 "-o", str(model)]) == 0
+    drawn = {}
+    original = plot_command.plot_boundary
+    monkeypatch.setattr(plot_command, "plot_boundary", lambda *args: drawn.setdefault(
+        "display", original(*args)))
+    assert main(["plot", str(model), str(data), "--label", "species",
+                 "-o", str(tmp_path / "b.png")]) == 0
+    axes = drawn["display"].ax_
+    assert (axes.get_xlabel(), axes.get_ylabel()) == ("petal length", "petal width")
+    page = tmp_path / "run.html"
+    assert main(["animate", str(data), "--label", "species", "--model", "perceptron",
+                 "--html", str(page)]) == 0
+    names = json.loads(re.search(r'"names": (\[[^\]]*\])', page.read_text()).group(1))
+    assert names == ["petal length", "petal width"]
+    # no header: the default names
+    bare = tmp_path / "bare.csv"
+    bare.write_text("1.4,0.2,0\n4.7,1.4,1\n")
+    assert main(["animate", str(bare), "--model", "perceptron", "--html", str(page)]) == 0
+    assert '"names": ["x1", "x2"]' in page.read_text()

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 
 from ..datasets import load_data
+from ..datasets._loaders import csv_feature_names
 from ..engine import on_epoch
 
 
@@ -80,6 +81,13 @@ def read_data(path, label=None, model=None):
     if model is not None and pathlib.Path(path).suffix.lower() not in (".csv", ".npy", ".npz"):
         options["n_features"] = model.n_features_in_
     return load_data(path, **options)
+
+
+def feature_names(path, label=None):
+    """Axis labels for a data file: its CSV header's feature names, else None."""
+    if pathlib.Path(path).suffix.lower() != ".csv":
+        return None
+    return csv_feature_names(path, -1 if label is None else label_option(label))
 
 
 def add_data_arguments(parser):

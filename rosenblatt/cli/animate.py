@@ -6,6 +6,7 @@ from ..trace import Trace
 from ._common import (
     add_data_arguments,
     dense,
+    feature_names,
     output_file,
     parse_settings,
     positive_number,
@@ -15,10 +16,11 @@ from ._common import (
 
 
 def animate_training(X, y, output, *, model="pla", params=None, fps=2.0, every=1, dpi=80,
-                     html=None):
+                     html=None, feature_names=None):
     """Fit the estimator ``model`` (a short or class name) with ``params`` and a
     trace on the 2-D data ``X, y``, and write its animation to ``output`` (if not
-    None) and the step-through player to ``html`` (if given).
+    None) and the step-through player to ``html`` (if given), the axes labelled
+    by ``feature_names``.
     Returns the fitted model and the number of frames.
 
     >>> import pathlib, tempfile
@@ -45,10 +47,11 @@ def animate_training(X, y, output, *, model="pla", params=None, fps=2.0, every=1
         raise ValueError(f"animate draws one line moving; {model} keeps a weight vector per "
                          "class (plot its regions with 'rosenblatt plot' instead)")
     if html is not None:
-        TracePlayer(fitted.trace_, X, y).save(html)
+        TracePlayer(fitted.trace_, X, y, feature_names=feature_names).save(html)
     frames = len(fitted.trace_) + 2
     if output is not None:
-        frames = animate(fitted.trace_, X, y, output, fps=fps, every=every, dpi=dpi)
+        frames = animate(fitted.trace_, X, y, output, fps=fps, every=every, dpi=dpi,
+                         feature_names=feature_names)
     return fitted, frames
 
 
@@ -77,7 +80,8 @@ def run(args):
     html = None if args.html is None else output_file(args.html, "player.html", ".html")
     model, frames = animate_training(X, y, output, model=args.model,
                                      params=parse_settings(args.set), fps=args.fps,
-                                     every=args.every, dpi=args.dpi, html=html)
+                                     every=args.every, dpi=args.dpi, html=html,
+                                     feature_names=feature_names(args.data, args.label))
     if html is not None:
         print(f"wrote {html} (the step-through player, {model.n_updates_} updates)")
     if output is not None:

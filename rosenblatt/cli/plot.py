@@ -2,12 +2,13 @@
 
 from ..inspection import BoundaryDisplay
 from ..io import load
-from ._common import add_data_arguments, dense, output_file, read_data
+from ._common import add_data_arguments, dense, feature_names, output_file, read_data
 
 
-def plot_boundary(model, X, y, output):
-    """Draw ``model``'s boundary over ``X, y`` and save it to the PNG ``output``;
-    returns the :class:`~rosenblatt.inspection.BoundaryDisplay`.
+def plot_boundary(model, X, y, output, feature_names=None):
+    """Draw ``model``'s boundary over ``X, y`` and save it to the PNG ``output``, the
+    axes labelled by ``feature_names`` (or the model's own); returns the
+    :class:`~rosenblatt.inspection.BoundaryDisplay`.
 
     >>> import pathlib, tempfile
     >>> from rosenblatt import Perceptron
@@ -20,7 +21,10 @@ def plot_boundary(model, X, y, output):
     import matplotlib
 
     matplotlib.use("Agg")
-    display = BoundaryDisplay.from_estimator(model, dense(X), y).plot()
+    display = BoundaryDisplay.from_estimator(model, dense(X), y)
+    if feature_names is not None:
+        display.feature_names = list(feature_names)
+    display.plot()
     display.figure_.savefig(output, dpi=100, bbox_inches="tight")
     return display
 
@@ -35,6 +39,6 @@ def run(args):
     model = load(args.model)
     X, y = read_data(args.data, args.label, model)
     output = output_file(args.output, "boundary.png", ".png")
-    display = plot_boundary(model, X, y, output)
+    display = plot_boundary(model, X, y, output, feature_names(args.data, args.label))
     print(f"wrote {output} ({len(display.misclassified)} misclassified)")
     return 0

@@ -102,6 +102,32 @@ def _numeric_csv(path, label, header):
     return np.delete(data, column, axis=1), numeric_labels(data[:, column], path)
 
 
+def csv_feature_names(path, label=-1, header="auto"):
+    """The feature columns' names of a CSV file with a header (the label column
+    left out), or ``None`` when its first line is data, for axis labels.
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "d.csv"
+    >>> _ = path.write_text("petal length,petal width,species\\n1.4,0.2,setosa\\n")
+    >>> csv_feature_names(path)
+    ['petal length', 'petal width']
+    >>> _ = path.write_text("1.4,0.2,0\\n")
+    >>> csv_feature_names(path) is None
+    True
+    """
+    path = _existing(path)
+    delimiter = _delimiter(path)
+    with path.open(newline="", encoding="utf-8", errors="replace") as handle:
+        first = next((row for row in csv.reader(handle, delimiter=delimiter)
+                      if any(cell.strip() for cell in row)), None)
+    if first is None or not header or (header == "auto" and all(map(_is_number, first))):
+        return None
+    names = [name.strip() for name in first]
+    if label is not None:
+        del names[_label_column(path, label, names, len(names))]
+    return names
+
+
 def csv_blocks(path, block_rows, label=-1, header="auto"):
     """Yield ``(X, y)`` blocks of ``block_rows`` data lines (all at once if None),
     checking every line as :func:`load_csv` does."""
