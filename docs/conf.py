@@ -46,7 +46,8 @@ numpydoc_attributes_as_param_list = True
 sphinx_gallery_conf = {
     "examples_dirs": str(ROOT / "examples"),
     "gallery_dirs": "auto_examples",
-    "filename_pattern": r"/plot_",  # the scripts that need the shared data or a cluster are shown, not run
+    # the scripts that need the shared data or a cluster are shown, not run
+    "filename_pattern": r"/plot_",
     "within_subsection_order": "gallery_order.TextsFirst",
     "download_all_examples": False,
     "remove_config_comments": True,

@@ -26,6 +26,7 @@ def run_page(capsys, monkeypatch, tmp_path):
 
     def run(name):
         monkeypatch.chdir(tmp_path)
+        plt.close("all")  # count this page's figures only
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # a page must not warn where it does not say so
             runpy.run_path(str(EXAMPLES / f"{name}.py"), run_name="__main__")

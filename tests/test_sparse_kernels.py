@@ -14,8 +14,8 @@ from rosenblatt import (
     Perceptron,
     PocketPerceptron,
     VotedPerceptron,
+    _validation,
 )
-from rosenblatt import _validation
 
 from . import _reference as ref
 
@@ -122,3 +122,45 @@ def test_binary_values_path_changes_no_result(estimator, monkeypatch, recwarn):
     assert_array_equal(binary.coef_, general.coef_)
     assert_array_equal(binary.intercept_, general.intercept_)
     assert_array_equal(binary_scores, general.decision_function(X))
+
+
+def test_csr_prediction_checks_finiteness_after_the_product_with_the_same_results():
+    """decision_function on CSR input skips scikit-learn's scan of the stored values
+    and checks the scores instead: the same scores and the same errors as the full
+    validation path."""
+    import warnings
+
+    from rosenblatt import Perceptron
+    from rosenblatt._validation import validate_X
+    from rosenblatt.base._linear import _linear_scores
+
+    rng = np.random.RandomState(0)
+    dense = rng.randn(80, 12) * (rng.rand(80, 12) < 0.3)
+    y = np.where(dense @ rng.randn(12) > 0, 1, -1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = Perceptron(max_iter=5, random_state=0).fit(dense, y)
+    for container in (sp.csr_matrix, sp.csr_array):
+        for dtype in (np.float64, np.float32):
+            X = container(dense.astype(dtype))
+            full = _linear_scores(validate_X(model, X, reset=False), model.coef_,
+                                  model.intercept_).ravel()
+            assert np.array_equal(model.decision_function(X), full)
+    for bad, word in ((np.nan, "NaN"), (np.inf, "infinity")):
+        X = sp.csr_matrix(dense)
+        X.data[3] = bad
+        with pytest.raises(ValueError, match=word):
+            model.decision_function(X)
+    huge = sp.csr_matrix(dense * 1e300)  # finite values whose scores overflow: no error
+    model.coef_ = model.coef_ * 1e10
+    with np.errstate(over="ignore", invalid="ignore"):
+        scores = model.decision_function(huge)
+        full = _linear_scores(validate_X(model, huge, reset=False), model.coef_,
+                              model.intercept_).ravel()
+    assert np.array_equal(scores, full, equal_nan=True) and not np.isfinite(scores).all()
+    with pytest.raises(ValueError, match="12 features"):
+        model.decision_function(sp.csr_matrix(dense[:, :5]))
+    broken = sp.csr_matrix(dense)
+    broken.indices[0] = 99
+    with pytest.raises(ValueError, match="index"):
+        model.decision_function(broken)

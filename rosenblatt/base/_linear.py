@@ -14,7 +14,7 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _kernels
-from .._validation import kernel_view, validate_X
+from .._validation import check_csr_structure, kernel_view, validate_X
 from ..trace import TraceRecorder
 from ._problem import Problem, RuleState
 
@@ -106,8 +106,10 @@ class LinearModel:
         ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
         """
         check_is_fitted(self)
-        X = validate_X(self, X, reset=False)
-        scores = _linear_scores(X, self.coef_, self.intercept_)
+        scores = _csr_scores_checked_after(self, X)
+        if scores is None:
+            X = validate_X(self, X, reset=False)
+            scores = _linear_scores(X, self.coef_, self.intercept_)
         return scores.ravel() if scores.shape[1] == 1 else scores
 
     def _problem_errors(self, problem, X, y, sw):
@@ -140,6 +142,30 @@ class Traced:
 
 #: Stored values (times problems) from which scoring runs on several threads.
 PARALLEL_SCORING_CELLS = 4_000_000
+
+
+def _csr_scores_checked_after(model, X):
+    """Scores of a float CSR matrix of the fitted width, with the finiteness check
+    moved after the product; ``None`` for anything else (the full validation path).
+
+    scikit-learn's validation scans every stored value for NaN and infinity before
+    the product, which on a9a costs as much as the product itself. A non-finite
+    stored value always makes its row's score non-finite (``inf·0`` is NaN), so the
+    product's n_samples scores are checked instead, and only when one of them is not
+    finite are the stored values scanned (they may be finite, and the score an
+    overflow): the same errors, the same scores. The structure (indices in range,
+    ``indptr`` consistent) is still checked before the kernel reads it.
+    """
+    if not (sp.issparse(X) and X.format == "csr" and X.dtype in (np.float32, np.float64)
+            and X.ndim == 2 and X.shape[0] > 0
+            and X.shape[1] == getattr(model, "n_features_in_", None)
+            and not hasattr(model, "feature_names_in_")):  # its warning is on the full path
+        return None
+    check_csr_structure(X)
+    scores = _linear_scores(X, model.coef_, model.intercept_)
+    if not np.isfinite(scores).all() and not np.isfinite(X.data).all():
+        return None  # the full path raises its error about NaN or infinity
+    return scores
 
 
 def _linear_scores(X, coef, intercept):
