@@ -124,10 +124,10 @@ def test_binary_values_path_changes_no_result(estimator, monkeypatch, recwarn):
     assert_array_equal(binary_scores, general.decision_function(X))
 
 
-def test_csr_prediction_checks_finiteness_after_the_product_with_the_same_results():
-    """decision_function on CSR input skips scikit-learn's scan of the stored values
-    and checks the scores instead: the same scores and the same errors as the full
-    validation path."""
+def test_prediction_checks_finiteness_after_the_product_with_the_same_results():
+    """decision_function on float arrays and CSR input skips scikit-learn's scan of
+    the values and checks the scores instead: the same scores and the same errors as
+    the full validation path."""
     import warnings
 
     from rosenblatt import Perceptron
@@ -140,7 +140,7 @@ def test_csr_prediction_checks_finiteness_after_the_product_with_the_same_result
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         model = Perceptron(max_iter=5, random_state=0).fit(dense, y)
-    for container in (sp.csr_matrix, sp.csr_array):
+    for container in (sp.csr_matrix, sp.csr_array, np.ascontiguousarray, np.asfortranarray):
         for dtype in (np.float64, np.float32):
             X = container(dense.astype(dtype))
             full = _linear_scores(validate_X(model, X, reset=False), model.coef_,
@@ -151,15 +151,21 @@ def test_csr_prediction_checks_finiteness_after_the_product_with_the_same_result
         X.data[3] = bad
         with pytest.raises(ValueError, match=word):
             model.decision_function(X)
-    huge = sp.csr_matrix(dense * 1e300)  # finite values whose scores overflow: no error
+        X = dense.copy()
+        X[5, 7] = bad
+        with pytest.raises(ValueError, match=word):
+            model.decision_function(X)
     model.coef_ = model.coef_ * 1e10
-    with np.errstate(over="ignore", invalid="ignore"):
-        scores = model.decision_function(huge)
-        full = _linear_scores(validate_X(model, huge, reset=False), model.coef_,
-                              model.intercept_).ravel()
-    assert np.array_equal(scores, full, equal_nan=True) and not np.isfinite(scores).all()
+    for huge in (sp.csr_matrix(dense * 1e300), dense * 1e300):  # scores overflow: no error
+        with np.errstate(over="ignore", invalid="ignore"):
+            scores = model.decision_function(huge)
+            full = _linear_scores(validate_X(model, huge, reset=False), model.coef_,
+                                  model.intercept_).ravel()
+        assert np.array_equal(scores, full, equal_nan=True) and not np.isfinite(scores).all()
     with pytest.raises(ValueError, match="12 features"):
         model.decision_function(sp.csr_matrix(dense[:, :5]))
+    with pytest.raises(ValueError, match="12 features"):
+        model.decision_function(dense[:, :5])
     broken = sp.csr_matrix(dense)
     broken.indices[0] = 99
     with pytest.raises(ValueError, match="index"):

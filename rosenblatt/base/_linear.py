@@ -106,7 +106,7 @@ class LinearModel:
         ndarray of shape (n_samples,) for two classes, else (n_samples, n_classes)
         """
         check_is_fitted(self)
-        scores = _csr_scores_checked_after(self, X)
+        scores = _scores_checked_after(self, X)
         if scores is None:
             X = validate_X(self, X, reset=False)
             scores = _linear_scores(X, self.coef_, self.intercept_)
@@ -144,26 +144,35 @@ class Traced:
 PARALLEL_SCORING_CELLS = 4_000_000
 
 
-def _csr_scores_checked_after(model, X):
-    """Scores of a float CSR matrix of the fitted width, with the finiteness check
-    moved after the product; ``None`` for anything else (the full validation path).
+def _scores_checked_after(model, X):
+    """Scores of a float array or CSR matrix of the fitted width, with the
+    finiteness check moved after the product; ``None`` for anything else (the full
+    validation path).
 
-    scikit-learn's validation scans every stored value for NaN and infinity before
-    the product, which on a9a costs as much as the product itself. A non-finite
-    stored value always makes its row's score non-finite (``inf·0`` is NaN), so the
-    product's n_samples scores are checked instead, and only when one of them is not
-    finite are the stored values scanned (they may be finite, and the score an
-    overflow): the same errors, the same scores. The structure (indices in range,
+    scikit-learn's validation scans every value for NaN and infinity before the
+    product, which on a9a costs as much as the product itself. A non-finite value
+    always makes its row's score non-finite (``inf·0`` is NaN), so the product's
+    n_samples scores are checked instead, and only when one of them is not finite
+    are the values scanned (they may be finite, and the score an overflow): the
+    same errors, the same scores. A CSR matrix's structure (indices in range,
     ``indptr`` consistent) is still checked before the kernel reads it.
     """
-    if not (sp.issparse(X) and X.format == "csr" and X.dtype in (np.float32, np.float64)
-            and X.ndim == 2 and X.shape[0] > 0
+    if sp.issparse(X):
+        if X.format != "csr":
+            return None
+        values = X.data
+    elif type(X) is np.ndarray and X.flags.c_contiguous:
+        values = X
+    else:
+        return None  # lists, DataFrames, other layouts: converted by the full path
+    if not (X.dtype in (np.float32, np.float64) and X.ndim == 2 and X.shape[0] > 0
             and X.shape[1] == getattr(model, "n_features_in_", None)
             and not hasattr(model, "feature_names_in_")):  # its warning is on the full path
         return None
-    check_csr_structure(X)
+    if sp.issparse(X):
+        check_csr_structure(X)
     scores = _linear_scores(X, model.coef_, model.intercept_)
-    if not np.isfinite(scores).all() and not np.isfinite(X.data).all():
+    if not np.isfinite(scores).all() and not np.isfinite(values).all():
         return None  # the full path raises its error about NaN or infinity
     return scores
 
