@@ -48,9 +48,12 @@ def decision_function(X, coef, intercept):
     """
     n = n_rows(X)
     out = np.empty((n, coef.shape[0]))
-    for i in range(n):
-        for k in range(coef.shape[0]):
-            out[i, k] = row_dot(X, i, coef[k]) + intercept[k]
+    for k in range(coef.shape[0]):
+        # one weight vector at a time, taken out of the row loop: a view made per
+        # row costs reference counting in the hot loop
+        w, b = coef[k], intercept[k]
+        for i in range(n):
+            out[i, k] = row_dot(X, i, w) + b
     return out
 
 
@@ -63,9 +66,10 @@ def decision_function_parallel(X, coef, intercept):
     """
     n = n_rows(X)
     out = np.empty((n, coef.shape[0]))
-    for i in numba.prange(n):
-        for k in range(coef.shape[0]):
-            out[i, k] = row_dot(X, i, coef[k]) + intercept[k]
+    for k in range(coef.shape[0]):
+        w, b = coef[k], intercept[k]
+        for i in numba.prange(n):
+            out[i, k] = row_dot(X, i, w) + b
     return out
 
 
