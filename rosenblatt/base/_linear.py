@@ -140,10 +140,14 @@ class Traced:
         return self._recorder_class(coef, intercept, classes) if self.record else None
 
 
-#: Stored values (times problems) from which scoring runs on several threads: measured
-#: on 2 cores, the threads win in wall time from about 50,000 values (0.025 ms serial);
-#: below 200,000 the gain is a few microseconds, not worth a second core's time
-PARALLEL_SCORING_CELLS = 200_000
+#: Stored values (times problems) from which scoring runs on several threads. Threads
+#: win in wall time from about 50,000 values on 2 cores, but numba's OpenMP layer then
+#: keeps its threads spinning for a while after each call: for calls of a fraction of a
+#: millisecond (a9a, w8a) a second core burns as long as the work, and the caller's
+#: next computation competes with it (measured: scikit-learn's own call timed 2-7x
+#: slower right after ours). Only inputs where the spin is small beside the work go
+#: parallel.
+PARALLEL_SCORING_CELLS = 4_000_000
 
 
 def _scores_checked_after(model, X):
