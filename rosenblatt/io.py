@@ -183,7 +183,8 @@ def load(path):
     except ModelFileError:
         raise
     except Exception as error:  # noqa: BLE001 - zipfile and numpy raise many kinds on damage:
-        # BadZipFile, EOFError, ValueError, and NotImplementedError for a damaged version field
+        # BadZipFile, EOFError, ValueError, and zipfile's "unsupported version" error
+        # (a built-in exception class) when the version field is damaged
         raise ModelFileError(
             f"{path}: not a readable model file (truncated, damaged, or holding pickled "
             f"objects, which are refused): {error}"

@@ -80,9 +80,7 @@ def _numeric_csv(path, label, header):
     """A CSV of numbers only, read by NumPy's compiled reader (several times faster
     than checking line by line), or ``None`` when it is anything else."""
     delimiter = _delimiter(path)
-    with path.open(newline="", encoding="utf-8", errors="replace") as handle:
-        first = next((row for row in csv.reader(handle, delimiter=delimiter)
-                      if any(cell.strip() for cell in row)), None)
+    first = _first_row(path, delimiter)
     if first is None:
         return None
     named = bool(header) and not (header == "auto" and all(map(_is_number, first)))
@@ -102,6 +100,13 @@ def _numeric_csv(path, label, header):
     return np.delete(data, column, axis=1), numeric_labels(data[:, column], path)
 
 
+def _first_row(path, delimiter):
+    """The first non-blank line's fields (a header or data), or None."""
+    with path.open(newline="", encoding="utf-8", errors="replace") as handle:
+        return next((row for row in csv.reader(handle, delimiter=delimiter)
+                     if any(cell.strip() for cell in row)), None)
+
+
 def csv_feature_names(path, label=-1, header="auto"):
     """The feature columns' names of a CSV file with a header (the label column
     left out), or ``None`` when its first line is data, for axis labels.
@@ -116,10 +121,7 @@ def csv_feature_names(path, label=-1, header="auto"):
     True
     """
     path = _existing(path)
-    delimiter = _delimiter(path)
-    with path.open(newline="", encoding="utf-8", errors="replace") as handle:
-        first = next((row for row in csv.reader(handle, delimiter=delimiter)
-                      if any(cell.strip() for cell in row)), None)
+    first = _first_row(path, _delimiter(path))
     if first is None or not header or (header == "auto" and all(map(_is_number, first))):
         return None
     names = [name.strip() for name in first]
