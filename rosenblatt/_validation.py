@@ -171,14 +171,29 @@ def _class_weight_of(class_weight, label):
         ) from error
 
 
+#: From this many features (1 MiB of float64 weights, a core's L2 cache on the
+#: machines measured) the CSR kernels prefetch the weights of the rows ahead; below
+#: it the weights stay in cache and the prefetches would only cost (10-20 %).
+PREFETCH_FEATURES = 2**17
+
+#: How many rows ahead the weights are requested (a row's values twice as far,
+#: its row pointer three times): measured best at 2 on 2**20-feature sets.
+PREFETCH_ROWS_AHEAD = 2
+
+
 def kernel_view(X):
     """What the kernels take: the dense array itself or the CSR triplet (no copy),
     its ``indices`` and ``indptr`` viewed as unsigned integers of the same width
     (the kernels index faster without wrap-around; see ``_kernels/_rows.py``);
-    ``data`` is ``None`` when every stored value is 1, for the binary twins."""
+    ``data`` is ``None`` when every stored value is 1, for the binary twins. A
+    CSR matrix of at least :data:`PREFETCH_FEATURES` columns gets a fourth
+    element, the look-ahead in rows of the kernels' prefetching."""
     if sp.issparse(X):
         data = None if all_ones(X.data[:X.indptr[-1]]) else X.data
-        return (data, _unsigned(X.indices), _unsigned(X.indptr))
+        triplet = (data, _unsigned(X.indices), _unsigned(X.indptr))
+        if X.shape[1] >= PREFETCH_FEATURES:
+            return (*triplet, PREFETCH_ROWS_AHEAD)
+        return triplet
     return X
 
 

@@ -11,6 +11,7 @@ from rosenblatt import (
     AveragedPerceptron,
     LinearUnit,
     MulticlassPerceptron,
+    PassiveAggressiveClassifier,
     Perceptron,
     PocketPerceptron,
     VotedPerceptron,
@@ -170,3 +171,50 @@ def test_prediction_checks_finiteness_after_the_product_with_the_same_results():
     broken.indices[0] = 99
     with pytest.raises(ValueError, match="index"):
         model.decision_function(broken)
+
+
+PREFETCHED = ESTIMATORS + [
+    AveragedPerceptron(max_iter=3, shuffle="none"),
+    MulticlassPerceptron(max_iter=3, random_state=0),
+    PassiveAggressiveClassifier(max_iter=3, average=True, random_state=0),
+    Perceptron(max_iter=3, penalty="elasticnet", alpha=1e-4, random_state=0),
+]
+
+
+@pytest.mark.parametrize("binary", [False, True], ids=["values", "binary"])
+@pytest.mark.parametrize("estimator", PREFETCHED, ids=repr)
+def test_prefetching_changes_no_result(estimator, binary, monkeypatch, recwarn):
+    """Wide CSR data carry a look-ahead and the kernels prefetch the rows ahead
+    (in natural and in shuffled order): weights and scores are those of the
+    kernels without it, bit for bit."""
+    X, y = wide(np.int32, n=300)
+    if isinstance(estimator, MulticlassPerceptron):
+        y = np.random.RandomState(2).randint(0, 3, size=X.shape[0])
+    if binary:
+        X.data[:] = 1.0
+    kernel_X = _validation.kernel_view(X)
+    assert len(kernel_X) == 4 and kernel_X[3] == _validation.PREFETCH_ROWS_AHEAD
+    fits = [type(estimator)(**estimator.get_params()).fit(X, y)]
+    monkeypatch.setattr(_validation, "PREFETCH_FEATURES", 2**40)
+    assert len(_validation.kernel_view(X)) == 3
+    fits.append(type(estimator)(**estimator.get_params()).fit(X, y))
+    assert_array_equal(fits[0].coef_, fits[1].coef_)
+    assert_array_equal(fits[0].intercept_, fits[1].intercept_)
+    monkeypatch.undo()
+    prefetched_scores = fits[0].decision_function(X)
+    monkeypatch.setattr(_validation, "PREFETCH_FEATURES", 2**40)
+    assert_array_equal(prefetched_scores, fits[0].decision_function(X))
+
+
+def test_parallel_scoring_with_prefetch_equals_the_serial_kernel():
+    from rosenblatt import _kernels
+
+    X, _ = wide(np.int64, n=500)
+    coef = np.random.RandomState(3).randn(2, X.shape[1])
+    intercept = np.array([0.5, -1.0])
+    prefetching, plain = _validation.kernel_view(X), _validation.kernel_view(X)[:3]
+    expected = _kernels.decision_function(plain, coef, intercept)
+    assert_array_equal(_kernels.decision_function(prefetching, coef, intercept), expected)
+    assert_array_equal(_kernels.decision_function_parallel(prefetching, coef, intercept),
+                       expected)
+    np.testing.assert_allclose(expected, X @ coef.T + intercept, rtol=1e-12)

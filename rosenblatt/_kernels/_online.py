@@ -18,7 +18,7 @@ from ._penalty import (
     scaled_dot,
     truncate,
 )
-from ._rows import epoch_length, epoch_row, row_axpy, row_dot
+from ._rows import epoch_length, epoch_row, prefetch_ahead, row_axpy, row_dot
 from ._scoring import weighted_errors
 
 
@@ -58,8 +58,10 @@ def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, averag
     bias, count = b[0], seen[0]
     n_updates = 0
     objective = 0.0
-    for t in range(epoch_length(X, order)):
+    n = epoch_length(X, order)
+    for t in range(n):
         i = epoch_row(order, t)
+        prefetch_ahead(X, order, t, n, w)
         if sw[i] == 0.0:
             continue
         sqnorm = rule.sqnorm(X, i)

@@ -151,7 +151,7 @@ def _dense_scaled_axpy(X, i, v, step, average, penalty):
 
 @register_jitable
 def _csr_scaled_axpy(X, i, v, step, average, penalty):
-    data, indices, indptr = X
+    data, indices, indptr = X[0], X[1], X[2]
     scalars = penalty[1]
     c = step / scalars[0]
     if average is None and penalty[0][4] == 0.0:

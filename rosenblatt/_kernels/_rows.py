@@ -22,11 +22,24 @@ When every stored value is 1 (one-hot and binarised features: a9a, w8a), the
 triplet's ``data`` is ``None`` and the binary twins skip reading it: ``1 · w`` is
 ``w`` exactly, so the results do not change.
 
+When the weight vector is larger than a core's L2 cache, every ``w[indices[k]]``
+is a cache miss that the CPU cannot foresee, and the loop waits for memory. The
+CSR triplet then carries a fourth element, a look-ahead ``R`` in rows (see
+:func:`rosenblatt._validation.kernel_view`), and :func:`prefetch_ahead` runs a
+three-stage pipeline along the epoch's order: the row pointer of the row ``3R``
+ahead, that row's stored values ``2R`` ahead, and its weights ``R`` ahead are
+requested early, so that each is in cache when needed. The same pipeline serves
+natural and shuffled order (in shuffled order the rows themselves are scattered
+in memory too). Prefetches change no value; on small weights they only cost, so
+the look-ahead is there only for wide data.
+
 The plain-Python bodies below are what runs under ``NUMBA_DISABLE_JIT=1``.
 """
 
 from numba import types
 from numba.extending import overload, register_jitable
+
+from ._prefetch import prefetch
 
 
 @register_jitable
@@ -39,7 +52,7 @@ def _dense_dot(X, i, w):
 
 @register_jitable
 def _csr_dot(X, i, w):
-    data, indices, indptr = X
+    data, indices, indptr = X[0], X[1], X[2]
     total = 0.0
     for k in range(indptr[i], indptr[i + 1]):
         total += data[k] * w[indices[k]]
@@ -65,7 +78,7 @@ def _dense_axpy(X, i, w, step):
 
 @register_jitable
 def _csr_axpy(X, i, w, step):
-    data, indices, indptr = X
+    data, indices, indptr = X[0], X[1], X[2]
     for k in range(indptr[i], indptr[i + 1]):
         w[indices[k]] += step * data[k]
 
@@ -183,3 +196,72 @@ def _row_sqnorm_overload(X, i):
     if isinstance(X, types.BaseTuple):
         return _binary_csr_sqnorm if isinstance(X[0], types.NoneType) else _csr_sqnorm
     return _dense_sqnorm
+
+
+# A 64-byte cache line holds 8 values of 8 bytes (16 uint32 indices: every other
+# prefetch of those falls on a line already requested, which costs next to nothing).
+# A constant: a step computed from itemsize would be a division that can raise.
+_PER_LINE = 8
+
+
+# Each stage takes the whole triplet and a row, and makes no call that could fail:
+# numba then prunes the reference counts of the arrays it unpacks, which would
+# otherwise cost two atomic operations per array and row (read in the LLVM IR).
+
+@register_jitable
+def _prefetch_row_pointer(X, i):
+    prefetch(X[2], i)
+
+
+@register_jitable
+def _prefetch_row_indices(X, i):
+    indices, indptr = X[1], X[2]
+    k, end = indptr[i], indptr[i + 1]
+    while k < end:
+        prefetch(indices, k)
+        k += _PER_LINE
+
+
+@register_jitable
+def _prefetch_row_values(X, i):
+    data, indptr = X[0], X[2]
+    k, end = indptr[i], indptr[i + 1]
+    while k < end:
+        prefetch(data, k)
+        k += _PER_LINE
+
+
+@register_jitable
+def _prefetch_row_weights(X, i, w):
+    indices, indptr = X[1], X[2]
+    for k in range(indptr[i], indptr[i + 1]):
+        prefetch(w, indices[k])
+
+
+@register_jitable
+def _binary_pipelined_prefetch(X, order, t, n, w):
+    # rows past the end are clamped to the last row rather than tested for
+    rows_ahead, last = X[3], n - 1
+    _prefetch_row_pointer(X, epoch_row(order, min(t + 3 * rows_ahead, last)))
+    _prefetch_row_indices(X, epoch_row(order, min(t + 2 * rows_ahead, last)))
+    _prefetch_row_weights(X, epoch_row(order, min(t + rows_ahead, last)), w)
+
+
+@register_jitable
+def _pipelined_prefetch(X, order, t, n, w):
+    _binary_pipelined_prefetch(X, order, t, n, w)
+    _prefetch_row_values(X, epoch_row(order, min(t + 2 * X[3], n - 1)))
+
+
+def prefetch_ahead(X, order, t, n, w):
+    """At step ``t`` of an epoch of ``n`` rows over ``order``, request what the rows ahead will
+    read (see the module docstring). Compiled away unless ``X`` is a CSR triplet
+    carrying a look-ahead."""
+
+
+@overload(prefetch_ahead)
+def _prefetch_ahead_overload(X, order, t, n, w):
+    if isinstance(X, types.BaseTuple) and len(X) == 4:
+        return (_binary_pipelined_prefetch if isinstance(X[0], types.NoneType)
+                else _pipelined_prefetch)
+    return lambda X, order, t, n, w: None

@@ -4,7 +4,7 @@ import numba
 import numpy as np
 
 from .._config import jit
-from ._rows import n_rows, row_axpy, row_dot
+from ._rows import n_rows, prefetch_ahead, row_axpy, row_dot
 
 
 @jit
@@ -48,11 +48,13 @@ def decision_function(X, coef, intercept):
     """
     n = n_rows(X)
     out = np.empty((n, coef.shape[0]))
+    natural_order = np.empty(0, dtype=np.intp)
     for k in range(coef.shape[0]):
         # one weight vector at a time, taken out of the row loop (measured faster than
         # a view made per row: a9a 0.24 -> 0.17 ms)
         w, b = coef[k], intercept[k]
         for i in range(n):
+            prefetch_ahead(X, natural_order, i, n, w)
             out[i, k] = row_dot(X, i, w) + b
     return out
 
@@ -66,9 +68,11 @@ def decision_function_parallel(X, coef, intercept):
     """
     n = n_rows(X)
     out = np.empty((n, coef.shape[0]))
+    natural_order = np.empty(0, dtype=np.intp)
     for k in range(coef.shape[0]):
         w, b = coef[k], intercept[k]
         for i in numba.prange(n):
+            prefetch_ahead(X, natural_order, i, n, w)
             out[i, k] = row_dot(X, i, w) + b
     return out
 
