@@ -11,7 +11,9 @@ from ._rows import n_rows, prefetch_ahead, row_axpy, row_dot
 def weighted_errors(X, y, sw, w, b, limit):
     """Sum of ``sw_i`` over rows with ``y_i (w·x_i + b) <= 0``, stopping at ``limit``."""
     errors = 0.0
-    for i in range(n_rows(X)):
+    n, natural_order = n_rows(X), np.empty(0, dtype=np.intp)
+    for i in range(n):
+        prefetch_ahead(X, natural_order, i, n, w)
         if sw[i] != 0.0 and y[i] * (row_dot(X, i, w) + b) <= 0.0:
             errors += sw[i]
             if errors >= limit:
@@ -26,7 +28,9 @@ def misclassified_rows(X, y, sw, w, b, out):
     Rows with zero weight are left out. Returns how many were written.
     """
     count = 0
-    for i in range(n_rows(X)):
+    n, natural_order = n_rows(X), np.empty(0, dtype=np.intp)
+    for i in range(n):
+        prefetch_ahead(X, natural_order, i, n, w)
         if sw[i] != 0.0 and y[i] * (row_dot(X, i, w) + b) <= 0.0:
             out[count] = i
             count += 1
@@ -87,7 +91,9 @@ def activation(X, i, w, b):
 def squared_loss(X, y, sw, w, b):
     """``E(w) = ½ Σ sw_i (y_i − w·x_i − b)²`` (the linear unit's loss)."""
     total = 0.0
-    for i in range(n_rows(X)):
+    n, natural_order = n_rows(X), np.empty(0, dtype=np.intp)
+    for i in range(n):
+        prefetch_ahead(X, natural_order, i, n, w)
         if sw[i] != 0.0:
             residual = y[i] - (row_dot(X, i, w) + b)
             total += sw[i] * residual * residual
