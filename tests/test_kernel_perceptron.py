@@ -102,3 +102,37 @@ def test_partial_fit_continues_the_dual_state():
     for rows in np.array_split(np.arange(60), 3):
         chunked.partial_fit(X[rows], y[rows], classes=[-1, 1])
     assert_allclose(chunked.decision_function(X), whole.decision_function(X))
+
+
+@pytest.mark.parametrize("cache_size", [0, 0.01, 200])
+@pytest.mark.parametrize("voting", [None, "average"])
+def test_column_cache_size_changes_no_result(cache_size, voting):
+    """The epoch computes kernel columns in batches and keeps what fits: with no
+    room (one column at a time, recomputed at every mistake), room for a few
+    (least recently used ones replaced) or for all, the model is the same, and
+    equals the naive dual oracle. Integer data: every kernel value is exact."""
+    X, y = integer_blobs(n=150, d=4, seed=11, separable=False)
+    kwargs = dict(kernel="poly", degree=2, gamma=1.0, coef0=1.0, shuffle="every_epoch",
+                  max_iter=4, random_state=3, voting=voting)
+    small = fit(KernelPerceptron(cache_size=cache_size, **kwargs), X, y)
+    whole = fit(KernelPerceptron(cache_size=1e6, **kwargs), X, y)
+    assert small.n_updates_ > 100  # not separable: rows are mistaken again and again
+    assert_array_equal(small.support_vectors_, whole.support_vectors_)
+    assert_array_equal(small.dual_coef_, whole.dual_coef_)
+    assert_array_equal(small.intercept_, whole.intercept_)
+    assert_array_equal(small.decision_function(X), whole.decision_function(X))
+
+
+def test_compiled_epoch_equals_the_oracle_on_a_shuffled_non_separable_set():
+    X, y = integer_blobs(n=80, d=3, seed=12, separable=False)
+    model = fit(KernelPerceptron(kernel="poly", degree=2, gamma=1.0, coef0=0.0,
+                                 shuffle="none", max_iter=3, cache_size=0.002), X, y)
+    alpha = ref.kernel_perceptron(X, np.where(y > 0, 1, -1),
+                                  lambda a, b: float(a @ b) ** 2, epochs=3)
+    order = np.lexsort(model.support_vectors_.T)
+    support = alpha > 0
+    expected = np.lexsort(X[support].T)
+    assert_array_equal(model.support_vectors_[order], X[support][expected])
+    labels = np.where(y > 0, 1, -1)
+    assert_array_equal(model.dual_coef_[order], (alpha * labels)[support][expected])
+    assert model.n_updates_ == alpha.sum()

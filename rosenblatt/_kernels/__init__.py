@@ -9,6 +9,7 @@ Validation happens once, in the public estimators; kernels never check again.
 
 from ._batch import batch_epoch, batch_gradient
 from ._checks import all_ones, csr_structure
+from ._dual import dual_dry_run, dual_scan
 from ._multiclass import multiclass_epoch
 from ._online import online_epoch
 from ._residuals import LINEAR_UNIT, PERCEPTRON, Residual
@@ -33,6 +34,8 @@ __all__ = [
     "csr_structure",
     "decision_function",
     "decision_function_parallel",
+    "dual_dry_run",
+    "dual_scan",
     "misclassified_rows",
     "multiclass_epoch",
     "online_epoch",

@@ -9,6 +9,7 @@ from sklearn.metrics.pairwise import pairwise_kernels
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .. import _kernels
 from .._validation import validate_X
 from ..base import (
     EpochLoop,
@@ -29,13 +30,49 @@ _LARGEST = float(np.finfo(np.float64).max)
 _BLOCK_CELLS = 1 << 22
 
 
+class ColumnCache:
+    """Kernel columns ``K(X, x_i)`` of one call's rows, in a fixed block of memory.
+
+    Columns are computed several at a time (one matrix product for a batch of
+    rows, where a column at a time reads all of ``X`` per column) and kept while
+    ``cache_bytes`` allows; when it is full the least recently used columns make
+    room. At least one batch always fits, whatever ``cache_bytes`` says.
+    """
+
+    #: Rows looked ahead at a missing column, and most columns computed together.
+    AHEAD = 256
+
+    def __init__(self, n_rows, cache_bytes):
+        fits = int(cache_bytes // (8 * max(n_rows, 1)))
+        self.batch = max(1, min(self.AHEAD, fits, n_rows))
+        n_slots = max(self.batch, min(n_rows, fits))
+        self.columns = np.empty((n_slots, n_rows))     # a column per slot, contiguous
+        self.column_of = np.full(n_rows, -1, dtype=np.int64)  # row -> slot, or -1
+        self.last_used = np.full(n_slots, -1, dtype=np.int64)  # example number, -1 free
+        self._row_in = np.full(n_slots, -1, dtype=np.int64)   # slot -> row, or -1
+
+    def arrays(self):
+        """What :func:`~rosenblatt._kernels.dual_scan` reads and stamps."""
+        return self.columns, self.column_of, self.last_used
+
+    def add(self, rows, gram, X, now):
+        """Compute and keep the columns of ``rows`` (at most :attr:`batch`) in the
+        free or least recently used slots, stamped as used at example ``now``."""
+        slots = np.argpartition(self.last_used, len(rows) - 1)[:len(rows)] \
+            if len(rows) < len(self.columns) else np.arange(len(rows))
+        evicted = self._row_in[slots]
+        self.column_of[evicted[evicted >= 0]] = -1
+        self.columns[slots] = gram(X, X[rows]).T
+        self._row_in[slots], self.column_of[rows], self.last_used[slots] = rows, slots, now
+
+
 @dataclass
 class DualState(RuleState):
     """One problem in dual form: ``f(x) = Σᵢ dualᵢ K(svᵢ, x) + b``, and every mistake
     in order (for the vote and the average of Freund & Schapire).
 
     During a ``fit``/``partial_fit`` call it also keeps ``f`` on the rows of that
-    call's ``X`` and the kernel columns of rows already mistaken
+    call's ``X`` and a :class:`ColumnCache` of their kernel columns
     (:meth:`begin_call`); :meth:`end_call` drops them.
     """
 
@@ -47,10 +84,9 @@ class DualState(RuleState):
     # the current call's rows
     _X: object = None
     _f: np.ndarray = None
-    _slot_of: dict = field(default_factory=dict)    # row of X -> support slot
+    _slot_of_row: np.ndarray = None                 # row of X -> support slot, or -1
     _pending: list = field(default_factory=list)    # rows of X new in the support
-    _columns: dict = field(default_factory=dict)    # row of X -> K(X, x_row)
-    _cached_bytes: int = 0
+    _cache: ColumnCache = None
 
     FIELDS = ("support", "dual", "sequence", "steps", "positions")
 
@@ -58,7 +94,8 @@ class DualState(RuleState):
         """``f`` on the rows of ``X``, computed once per call."""
         if self._X is not X:
             self._X, self._f = X, self.decision(X, intercept, gram)
-            self._slot_of, self._columns, self._cached_bytes = {}, {}, 0
+            self._slot_of_row = np.full(X.shape[0], -1, dtype=np.int64)
+            self._cache = None
         return self._f
 
     def is_finite(self, problem):
@@ -66,33 +103,32 @@ class DualState(RuleState):
                     and (self._f is None or np.isfinite(self._f).all()))
 
     def end_call(self):
-        self._X = self._f = None
-        self._slot_of, self._columns, self._cached_bytes = {}, {}, 0
+        self._X = self._f = self._slot_of_row = self._cache = None
 
-    def column(self, i, gram, cache_bytes):
-        """``K(X, x_i)``, kept while ``cache_bytes`` allows: on data that are not
-        separable the same rows are mistaken epoch after epoch."""
-        column = self._columns.get(i)
-        if column is None:
-            column = gram(self._X, self._X[i:i + 1]).ravel()
-            if self._cached_bytes + column.nbytes <= cache_bytes:
-                self._columns[i] = column
-                self._cached_bytes += column.nbytes
-        return column
+    def column_cache(self, cache_bytes):
+        """The current call's :class:`ColumnCache` (made on first use)."""
+        if self._cache is None:
+            self._cache = ColumnCache(self._X.shape[0], cache_bytes)
+        return self._cache
 
-    def add_mistake(self, row, step, position):
-        """Record a mistake on ``row`` of the current ``X``: its support slot (new
-        on its first mistake) gains ``step``."""
-        if row not in self._slot_of:
+    def add_mistakes(self, rows, steps, positions):
+        """Record an epoch's mistakes, in order: each row of the current ``X`` gets a
+        support slot on its first mistake, and its slot gains the step."""
+        new = rows[self._slot_of_row[rows] < 0]
+        if len(new):
+            firsts, where = np.unique(new, return_index=True)
+            firsts = firsts[np.argsort(where)]  # in the order of their first mistake
             stored = 0 if self.support is None else self.support.shape[0]
-            self._slot_of[row] = stored + len(self._pending)
-            self._pending.append(row)
-            self.dual.append(0.0)
-        slot = self._slot_of[row]
-        self.dual[slot] += step
-        self.sequence.append(slot)
-        self.steps.append(step)
-        self.positions.append(position)
+            self._slot_of_row[firsts] = stored + len(self._pending) + np.arange(len(firsts))
+            self._pending.extend(firsts.tolist())
+            self.dual.extend([0.0] * len(firsts))
+        slots = self._slot_of_row[rows]
+        dual = np.asarray(self.dual)
+        np.add.at(dual, slots, steps)  # one step after another, as the mistakes came
+        self.dual = dual.tolist()
+        self.sequence.extend(slots.tolist())
+        self.steps.extend(steps.tolist())
+        self.positions.extend(positions.tolist())
 
     def keep_new_support(self):
         """Copy the epoch's new support vectors out of ``X`` (so they outlive the call)."""
@@ -158,16 +194,32 @@ class BudgetState(DualState):
     rng: object = None
     rows: list = field(default_factory=list)          # each support vector, a 1-row matrix
     born: list = field(default_factory=list)          # example number that filled each slot
+    _slot_of: dict = field(default_factory=dict)      # row of the current X -> slot
     _row_in_slot: dict = field(default_factory=dict)  # slot -> row of the current X
+    _columns: dict = field(default_factory=dict)      # row of X -> K(X, x_row)
+    _cached_bytes: int = 0
     _gram: object = None
 
     def begin_call(self, X, intercept, gram):
         if self._X is not X:
-            self._row_in_slot = {}
+            self._slot_of, self._row_in_slot, self._columns, self._cached_bytes = {}, {}, {}, 0
         self._gram = gram
         return super().begin_call(X, intercept, gram)
 
+    def column(self, i, gram, cache_bytes):
+        """``K(X, x_i)``, kept while ``cache_bytes`` allows: on data that are not
+        separable the same rows are mistaken epoch after epoch."""
+        column = self._columns.get(i)
+        if column is None:
+            column = gram(self._X, self._X[i:i + 1]).ravel()
+            if self._cached_bytes + column.nbytes <= cache_bytes:
+                self._columns[i] = column
+                self._cached_bytes += column.nbytes
+        return column
+
     def add_mistake(self, row, step, position):
+        """A mistake on ``row`` of the current ``X``: its slot gains ``step``; a new
+        example takes a free slot, or one freed by :meth:`_evict`."""
         if row in self._slot_of:
             self.dual[self._slot_of[row]] += step
             return
@@ -209,7 +261,8 @@ class BudgetState(DualState):
 
     def end_call(self):
         super().end_call()
-        self._row_in_slot, self._gram = {}, None
+        self._slot_of, self._row_in_slot, self._columns, self._cached_bytes = {}, {}, {}, 0
+        self._gram = None
 
 
 class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifier):
@@ -442,7 +495,50 @@ class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifi
 
     def _epoch(self, problem, data, order):
         """One pass of the perceptron rule on ``f``: a mistake on row ``i`` adds
-        ``sw_i y_i (K(X, x_i) + 1)`` to ``f`` on every row (the 1 for the bias)."""
+        ``sw_i y_i (K(X, x_i) + 1)`` to ``f`` on every row (the 1 for the bias).
+
+        The pass is compiled (:func:`~rosenblatt._kernels.dual_scan`) and stops
+        only when a mistaken row's kernel column is not cached; the columns of that
+        row and of the next rows in the order that the current ``f`` gets wrong are
+        then computed together, in one matrix product."""
+        dual = problem.state
+        if isinstance(dual, BudgetState):
+            return self._epoch_with_budget(problem, data, order)
+        if len(order) == 0:  # natural order
+            order = np.arange(data.n_rows)
+        f = dual.begin_call(data.X, problem.intercept[0], self._gram)
+        cache = dual.column_cache(self.cache_size * 2**20)
+        log = (np.empty(len(order), dtype=np.intp), np.empty(len(order)),
+               np.empty(len(order), dtype=np.int64))
+        seen = int(problem.seen[0])
+        counters = np.array([0, seen], dtype=np.int64)
+        mistaken = np.empty(cache.batch, dtype=np.intp)
+        position, loss = 0, 0.0
+        while True:
+            position, part = _kernels.dual_scan(
+                order, position, data.y, data.sw, f, problem.intercept, cache.arrays(),
+                self.fit_intercept, log, counters)
+            loss += part
+            if position == len(order):
+                break
+            # the row at `position` needs its column: find the mistakes the rule will
+            # make on the rows ahead, and compute their missing columns in one product
+            ahead = order[position:position + cache.batch]
+            block = self._gram(data.X[ahead], data.X[ahead])
+            n_ahead = _kernels.dual_dry_run(ahead, data.y, data.sw, f, block,
+                                            self.fit_intercept, mistaken)
+            rows = ahead[mistaken[:n_ahead]]
+            cache.add(rows[cache.column_of[rows] < 0], self._gram, data.X, counters[1])
+        n_mistakes = int(counters[0])
+        dual.add_mistakes(*(column[:n_mistakes] for column in log))
+        dual.keep_new_support()
+        problem.seen[0] = counters[1]
+        problem.epoch_loss = loss / max(int(counters[1]) - seen, 1)
+        return n_mistakes
+
+    def _epoch_with_budget(self, problem, data, order):
+        """:meth:`_epoch` with a budget: a removal changes ``f`` between two
+        mistakes, so the rule runs here one mistake at a time."""
         dual, y, sw = problem.state, data.y, data.sw
         if len(order) == 0:  # natural order
             order = np.arange(data.n_rows)
