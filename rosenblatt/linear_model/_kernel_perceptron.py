@@ -282,8 +282,12 @@ class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifi
     support vectors, their coefficients, and the sequence of mistakes.
 
     Training keeps the current ``f`` of every training row and, on a mistake,
-    adds one kernel column to it, so an epoch costs a kernel column per mistake
-    (a cached one when the row was mistaken before).
+    adds one kernel column to it, in a compiled loop. Columns come from a cache;
+    a missing one is computed together with those of the next mistakes the rule
+    will make (found by a dry run over the rows ahead), in one matrix product:
+    on MNIST (8,000 rows, polynomial kernels) 10 averaged epochs take less CPU
+    time than ``SVC`` with the same kernel, at better test accuracy
+    (``benchmarks/bench_kernel.py``).
 
     Parameters
     ----------
@@ -303,7 +307,9 @@ class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifi
     cache_size : float, default=200
         Megabytes of kernel columns ``K(X, xᵢ)`` kept during a ``fit`` or
         ``partial_fit`` call, as ``SVC`` does: a row mistaken again reuses its
-        column. Freed when the call ends.
+        column; when full, the least recently used columns make room. Freed when
+        the call ends. At least one column is always kept. The model does not
+        depend on it (beyond the rounding of the matrix products).
     budget : int or None, default=None
         Most support vectors kept (per problem), whatever the length of the
         stream: a mistake on a new example when ``budget`` are stored first
