@@ -214,21 +214,21 @@ def _prefetch_row_pointer(X, i):
 
 
 @register_jitable
-def _prefetch_row_indices(X, i):
-    indices, indptr = X[1], X[2]
-    k, end = indptr[i], indptr[i + 1]
+def _prefetch_lines(array, start, end):
+    k = start
     while k < end:
-        prefetch(indices, k)
+        prefetch(array, k)
         k += _PER_LINE
 
 
 @register_jitable
+def _prefetch_row_indices(X, i):
+    _prefetch_lines(X[1], X[2][i], X[2][i + 1])
+
+
+@register_jitable
 def _prefetch_row_values(X, i):
-    data, indptr = X[0], X[2]
-    k, end = indptr[i], indptr[i + 1]
-    while k < end:
-        prefetch(data, k)
-        k += _PER_LINE
+    _prefetch_lines(X[0], X[2][i], X[2][i + 1])
 
 
 @register_jitable
