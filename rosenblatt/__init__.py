@@ -20,6 +20,7 @@ _LAZY = {
         "MulticlassPerceptron", "PassiveAggressiveClassifier", "Perceptron",
         "PocketPerceptron", "VotedPerceptron")},
     "Trace": "rosenblatt.trace",
+    **{name: "rosenblatt._settings" for name in ("config_context", "get_config", "set_config")},
 }
 
 __all__ = [*sorted(_LAZY), "__version__"]

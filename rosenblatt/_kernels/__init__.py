@@ -9,6 +9,7 @@ Validation happens once, in the public estimators; kernels never check again.
 
 from ._batch import batch_epoch, batch_gradient
 from ._checks import all_ones, csr_structure
+from ._columns import column_counts, columns_by_frequency, renumbered_indices
 from ._dual import dual_dry_run, dual_scan
 from ._multiclass import multiclass_epoch
 from ._online import online_epoch
@@ -31,6 +32,8 @@ __all__ = [
     "all_ones",
     "batch_epoch",
     "batch_gradient",
+    "column_counts",
+    "columns_by_frequency",
     "csr_structure",
     "decision_function",
     "decision_function_parallel",
@@ -39,6 +42,7 @@ __all__ = [
     "misclassified_rows",
     "multiclass_epoch",
     "online_epoch",
+    "renumbered_indices",
     "squared_loss",
     "update_row",
     "weighted_errors",

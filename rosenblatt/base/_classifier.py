@@ -134,9 +134,10 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
     def _learn(self, X, codes, weights, *, partial):
         """Train every problem on ``X`` (a whole fit, or one ``partial_fit`` epoch),
         then publish the fitted attributes and warn about problems that ran out."""
-        Xk = kernel_view(X)
         targets = self._problem_targets(codes)
         self._before_training(X, weights, partial)
+        self._renumbering = self._column_renumbering(X, partial)
+        Xk = kernel_view(X)
 
         def train(k):
             data = TrainingData(X, Xk, targets[k], weights)
@@ -146,18 +147,31 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
         # offering it parallelises with its n_jobs parameter
         n_jobs = self.n_jobs if len(self._problems) > 1 else None
         workers = _n_workers(n_jobs, len(self._problems))
-        if workers == 1:
-            for k in range(len(self._problems)):
-                train(k)
-        else:
-            with ThreadPoolExecutor(max_workers=workers) as pool:
-                list(pool.map(train, range(len(self._problems))))
+        try:
+            if workers == 1:
+                for k in range(len(self._problems)):
+                    train(k)
+            else:
+                with ThreadPoolExecutor(max_workers=workers) as pool:
+                    list(pool.map(train, range(len(self._problems))))
+        finally:  # an error or an interrupt too leaves the weights in their own numbering
+            if self._renumbering is not None:
+                self._renumbering.finish(self._problems)
+            self._renumbering = None
         self._publish()
         if not partial:
             self._warn_if_not_converged()
 
     def _before_training(self, X, weights, partial):
         """Hook run once per ``fit``/``partial_fit`` call, before the problems train."""
+
+    #: The columns' renumbering during a ``fit`` call (see :mod:`._columns`), or None.
+    _renumbering = None
+
+    def _column_renumbering(self, X, partial):
+        """Hook: the :class:`~rosenblatt.base._columns.Renumbering` the problems
+        may switch to during training, or ``None``."""
+        return None
 
     def _publish_counters(self):
         """The fitted attributes every estimator shares."""

@@ -34,6 +34,8 @@ class EpochLoop:
         stop_early = None
         if self.early_stopping and not partial:
             data, stop_early = self._hold_out(problem, data)
+        if self._renumbering is not None:
+            data = self._renumbering.start(problem, data)
         for _ in range(1 if partial else self.max_iter):
             problem.n_iter += 1
             n_updates = self._epoch(problem, data, self._epoch_order(problem, data.n_rows))
@@ -88,7 +90,8 @@ class EpochLoop:
 
         def stop(problem):
             nonlocal best, stale
-            errors = self._problem_errors(problem, X_val, y_val, w_val)
+            X = X_val if problem.columns is None else problem.columns.renumbered(X_val)
+            errors = self._problem_errors(problem, X, y_val, w_val)
             score = 1.0 - errors / total if total > 0 else 0.0
             # without tol: any gain counts; with it, scikit-learn's rule
             improved = score > best if tol is None else score >= best + tol

@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 from .. import _kernels
 from .._validation import check_csr_structure, kernel_view, validate_X
 from ..trace import TraceRecorder
+from ._columns import renumbering
 from ._problem import Problem, RuleState
 
 
@@ -29,6 +30,16 @@ class LinearModel:
     def _new_recorder(self, coef, intercept, classes):
         """Hook: a trace recorder, or ``None`` (see :class:`Traced`)."""
         return None
+
+    def _column_renumbering(self, X, partial):
+        """Columns renumbered by frequency on wide, scattered CSR data (the model is
+        the same bit for bit; see :mod:`._columns`), unless something watches the
+        weights during training: a trace, an ``on_epoch`` callback, a rule state
+        that keeps rows of ``X``."""
+        if self._on_epoch is not None or any(
+                p.recorder is not None or not p.state.renumberable for p in self._problems):
+            return None
+        return renumbering(X, partial)
 
     def _start_problems(self, X, rngs, warm):
         starts = self._warm_weights() if warm else self._starting_weights(X.shape[1], rngs)

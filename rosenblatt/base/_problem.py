@@ -39,6 +39,13 @@ class RuleState:
     #: whether the online kernel must log every update (the vote needs them all)
     logs_updates = False
 
+    #: whether training may renumber the columns (see :mod:`._columns`); a state
+    #: that keeps rows of ``X`` itself cannot follow
+    renumberable = True
+
+    def renumber(self, move):
+        """Apply ``move`` (in place) to every array the state keeps per column."""
+
     def kernel_average(self):
         """``(u, beta)`` for the kernel's averaging step, or ``None``."""
         return
@@ -92,6 +99,16 @@ class Problem:
     n_no_improvement: int = 0
     #: scikit-learn's regularisation state during one call, or None (see _kernels._penalty)
     penalty: tuple = None
+    #: the Renumbering its weights are in during a fit (see base._columns), or None
+    columns: object = None
+
+    def renumber(self, move):
+        """Apply ``move`` (a :class:`~rosenblatt.base._columns.ColumnOrder` method)
+        to the weights and every array kept per column."""
+        move(self.coef)
+        if self.penalty is not None:
+            move(self.penalty[2])
+        self.state.renumber(move)
 
     def published(self):
         """``(coef, intercept)`` as the model exposes them (see :class:`RuleState`)."""

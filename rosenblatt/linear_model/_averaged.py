@@ -54,6 +54,10 @@ class Averaging(RuleState):
     def kernel_average(self):
         return self.u, self.beta
 
+    def renumber(self, move):
+        move(self.u)
+        move(self.coef_start)
+
     def total(self, coef, intercept, seen):
         """Sum of the weights after each of the ``seen`` examples."""
         if self.decayed:

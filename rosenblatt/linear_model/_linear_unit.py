@@ -33,6 +33,10 @@ class LossHistory(RuleState):
     best: tuple = None  # (loss, coef, intercept)
     diverged: tuple = None  # (epoch, loss before, loss after, best loss)
 
+    def renumber(self, move):
+        if self.best is not None:
+            move(self.best[1])
+
     def begin(self, loss, coef, intercept):
         self.start_loss = loss
         self.best = (loss, coef.copy(), intercept.copy())

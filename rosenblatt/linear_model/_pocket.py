@@ -74,6 +74,9 @@ class Pocket(RuleState):
     def published(self, coef, intercept, seen):
         return self.coef, self.intercept
 
+    def renumber(self, move):
+        move(self.coef)
+
 
 class PocketPerceptron(OnlineRule, Traced, LinearModel, ToleranceStop, EpochLoop,
                        PerceptronClassifier):

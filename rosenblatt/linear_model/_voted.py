@@ -48,6 +48,7 @@ class VoteLog(RuleState):
     _warned: bool = False
 
     logs_updates = True
+    renumberable = False  # the updates are rows of X, cut out after the epochs
 
     def add_updates(self, data, rows, positions, steps):
         if self._pending and self._pending[-1][0] is not data.X:
