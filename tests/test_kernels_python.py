@@ -58,6 +58,11 @@ wide = sp.csr_matrix((np.ones(120), rng.randint(0, 2**18, size=120), np.arange(0
                      shape=(40, 2**18))
 model = Perceptron(shuffle="none", max_iter=4).fit(wide, y)
 out["wide csr"] = [model.intercept_.tolist(), model.decision_function(wide).tolist()]
+# columns renumbered by frequency (the counting and renumbering kernels)
+from rosenblatt import config_context
+with config_context(renumber_columns=True):
+    model = AveragedPerceptron(shuffle="none", max_iter=4).fit(wide, y)
+out["renumbered"] = [model.intercept_.tolist(), model.decision_function(wide).tolist()]
 print(json.dumps(out))
 """
 
@@ -71,7 +76,7 @@ def run(disable_jit):
 
 def test_python_kernels_equal_compiled_kernels():
     python, compiled = run(True), run(False)
-    assert python.keys() == compiled.keys() and len(python) == 39
+    assert python.keys() == compiled.keys() and len(python) == 40
     for key in python:
         for a, b in zip(python[key], compiled[key]):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-12, err_msg=key)

@@ -31,6 +31,7 @@ from .._settings import get_config
 from .._validation import kernel_view
 from ._problem import TrainingData
 
+
 class ColumnOrder:
     """A renumbering of the columns: ``new[j]`` is the new number of column ``j``
     and ``old[r]`` the column numbered ``r``.
