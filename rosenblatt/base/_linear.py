@@ -43,9 +43,11 @@ class LinearModel:
 
     def _start_problems(self, X, rngs, warm):
         starts = self._warm_weights() if warm else self._starting_weights(X.shape[1], rngs)
+        # float32 running weights are an option of the rules that offer it
+        dtype = getattr(self, "weights_dtype", "float64")
         problems = []
         for (coef, intercept), rng, classes in zip(starts, rngs, self._problem_classes()):
-            coef = np.array(coef, dtype=np.float64, order="C")
+            coef = np.array(coef, dtype=dtype, order="C")
             intercept = np.atleast_1d(np.array(intercept, dtype=np.float64))
             problems.append(Problem(
                 coef=coef, intercept=intercept, rng=rng, classes=classes,

@@ -51,6 +51,7 @@ CONSTRAINTS = {
     "penalty": [StrOptions({"l2", "l1", "elasticnet"}), None],
     "alpha": [Interval(Real, 0, None, closed="left")],
     "l1_ratio": [Interval(Real, 0, 1, closed="both")],
+    "weights_dtype": [StrOptions({"float64", "float32"})],
 }
 
 

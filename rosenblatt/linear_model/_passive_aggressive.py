@@ -88,6 +88,15 @@ class PassiveAggressiveClassifier(OnlineMixin, OnlineRule, LinearModel, Toleranc
     n_jobs : int or None, default=None
         Threads for one-vs-rest (one binary problem per thread); -1 for every
         core. Results do not depend on it.
+    weights_dtype : {"float64", "float32"}, default="float64"
+        What the running weights are stored in during training. ``"float32"``
+        halves their memory and the memory traffic of every epoch on wide sparse
+        data; each dot product and update is still computed in float64, and only
+        rounded to float32 when stored (1e-7 relative), so the weights drift from
+        float64 training: 1e-6 to 1e-5 of the largest weight after 5 epochs on
+        a9a with random values, none with integer steps on 0/1 data, and a step
+        that lands on a mistake's threshold can go the other way. The averaging
+        sums stay float64; ``coef_`` is float64 either way.
 
     Attributes
     ----------
@@ -125,7 +134,7 @@ class PassiveAggressiveClassifier(OnlineMixin, OnlineRule, LinearModel, Toleranc
 
     _PARAMETERS = ("C", "variant", "average", "fit_intercept", "max_iter", "tol", "shuffle",
                    "init", "random_state", "class_weight", "warm_start", "early_stopping",
-                   "validation_fraction", "n_iter_no_change", "n_jobs")
+                   "validation_fraction", "n_iter_no_change", "n_jobs", "weights_dtype")
     _parameter_constraints = constraints(
         _PARAMETERS,
         C=[Interval(Real, 0, None, closed="neither")],
@@ -151,6 +160,7 @@ class PassiveAggressiveClassifier(OnlineMixin, OnlineRule, LinearModel, Toleranc
         validation_fraction=0.1,
         n_iter_no_change=5,
         n_jobs=None,
+        weights_dtype="float64",
     ):
         self.C = C
         self.variant = variant
@@ -167,6 +177,7 @@ class PassiveAggressiveClassifier(OnlineMixin, OnlineRule, LinearModel, Toleranc
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
         self.n_jobs = n_jobs
+        self.weights_dtype = weights_dtype
 
     def _learning_rate(self):
         return 1.0  # τ is the whole step

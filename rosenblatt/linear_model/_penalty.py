@@ -44,4 +44,4 @@ class Regularized:
                            tracks])
         coef = problem.coef
         scalars = np.array([1.0, 0.0, 0.0, float(coef @ coef), float(np.abs(coef).sum())])
-        return params, scalars, np.zeros_like(coef)
+        return params, scalars, np.zeros(coef.shape)
