@@ -77,7 +77,8 @@ def check_magnitude(X):
     inf or NaN, and a NaN activation is never a mistake — the fit would claim to
     converge with a meaningless model."""
     values = X.data if sp.issparse(X) else X
-    largest = float(np.max(np.abs(values))) if values.size else 0.0
+    # the largest and the smallest value, not max(abs(X)): no temporary copy of X
+    largest = max(abs(float(values.max())), abs(float(values.min()))) if values.size else 0.0
     if largest > LARGEST_VALUE:
         raise ValueError(
             f"X holds values up to {largest:.3g}, whose squares overflow float64 (beyond "

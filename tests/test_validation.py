@@ -144,3 +144,22 @@ def test_inputs_are_not_copied_or_modified():
     csr = sp.csr_matrix(X_OK)
     X_checked, _ = validate_X_y(Perceptron(), csr, Y_OK, reset=True)
     assert X_checked.data is csr.data
+
+
+def test_fit_on_dense_data_makes_no_copy_of_X():
+    """Validation reads X where it is (no ``abs(X)``, no conversion of a C-contiguous
+    float64 array): the fit's extra memory is a small fraction of X."""
+    import tracemalloc
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(40_000, 64)
+    y = np.where(X[:, 0] + 0.3 * rng.randn(40_000) > 0, 1, -1)
+    Perceptron(max_iter=1).fit(X[:50], y[:50])  # compile first
+    tracemalloc.start()
+    try:
+        Perceptron(shuffle="every_epoch", max_iter=2, random_state=0).fit(X, y)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < X.nbytes / 4, f"fit allocated {peak / 2**20:.1f} MiB for a " \
+        f"{X.nbytes / 2**20:.1f} MiB X"
