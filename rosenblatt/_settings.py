@@ -33,7 +33,7 @@ def set_config(*, renumber_columns=None):
         Whether ``fit`` on a CSR matrix trains with the columns renumbered by
         decreasing frequency (see :mod:`rosenblatt.base._columns`): the same model
         bit for bit, each epoch faster on wide data whose frequent columns are
-        scattered (hashed features), for a one-off cost of about 5-10 epochs and
+        scattered (hashed features), for a one-off cost of about 1-8 epochs and
         a copy of ``X.indices`` during the fit. Worth it for long fits only.
     """
     changes = {"renumber_columns": renumber_columns}

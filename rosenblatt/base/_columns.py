@@ -13,7 +13,7 @@ weights in memory change during ``fit``; the problems' weights and rule states
 are moved into the new numbering before training and back after it.
 
 It is an opt-in setting, ``rosenblatt.set_config(renumber_columns=True)``, not
-chosen automatically: counting and renumbering cost about as much as 5-10 epochs
+chosen automatically: counting and renumbering cost about as much as 1-8 epochs
 (random reads of a table as wide as the weights, once per stored value) and the
 prefetching of the CSR kernels already hides most of what it saves, so it pays
 only over long fits on wide data with scattered frequent columns, and the
