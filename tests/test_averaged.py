@@ -85,3 +85,44 @@ def test_running_weights_are_the_plain_perceptrons():
     plain = quietly(Perceptron(shuffle="none", max_iter=4), "fit", X, y)
     assert_allclose(averaged.trace_.coef[-1], plain.coef_[0])
     assert averaged.n_updates_ == plain.n_updates_
+
+
+@pytest.mark.parametrize("decayed", [None, True])
+def test_finiteness_check_without_the_mean_agrees_with_building_it(decayed):
+    """Averaging.is_finite (a compiled pass, after every epoch) answers as the
+    generic check that builds the mean with NumPy, also where only the mean
+    overflows."""
+    from rosenblatt.base import Problem, RuleState
+    from rosenblatt.linear_model._averaged import Averaging
+
+    rng = np.random.RandomState(0)
+    big = np.finfo(np.float64).max
+    cases = []
+    for where, value in [(None, None), ("coef", np.inf), ("coef", np.nan), ("u", -np.inf),
+                         ("u", np.nan), ("start", big), ("intercept", np.inf), ("beta", np.nan)]:
+        coef, start = rng.randn(2, 7), rng.randn(2, 7)
+        state = Averaging.start(start, np.zeros(2), decayed)
+        state.u[:] = rng.randn(2, 7)
+        intercept = rng.randn(2)
+        if where == "coef":
+            coef[1, 3] = value
+        elif where == "u":
+            state.u[0, 6] = value
+        elif where == "start":  # finite arrays whose mean overflows: w − (u − (w − w₀))
+            coef[0, 2], state.coef_start[0, 2], state.u[0, 2] = big, -big, -big
+        elif where == "intercept":
+            intercept[0] = value
+        elif where == "beta":
+            state.beta[1] = value
+        cases.append((coef, intercept, state))
+    answers = []
+    for seen in (0, 3):
+        for coef, intercept, state in cases:
+            problem = Problem(coef=coef, intercept=intercept, rng=None, classes=(0, 1),
+                              state=state)
+            problem.seen[0] = seen
+            answers.append(state.is_finite(problem))
+            assert answers[-1] == RuleState.is_finite(state, problem)
+    # before any example only w and b count; after, u, beta (and the overflow) too
+    assert answers[:8] == [True, False, False, True, True, True, False, True]
+    assert answers[8:] == [True, False, False, False, False, bool(decayed), False, False]

@@ -8,7 +8,7 @@ Validation happens once, in the public estimators; kernels never check again.
 """
 
 from ._batch import batch_epoch, batch_gradient
-from ._checks import all_ones, csr_structure
+from ._checks import all_ones, averaged_weights_finite, csr_structure
 from ._columns import column_counts, columns_by_frequency, renumbered_indices
 from ._dual import dual_dry_run, dual_scan
 from ._multiclass import multiclass_epoch
@@ -30,6 +30,7 @@ __all__ = [
     "Residual",
     "activation",
     "all_ones",
+    "averaged_weights_finite",
     "batch_epoch",
     "batch_gradient",
     "column_counts",

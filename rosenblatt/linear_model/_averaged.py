@@ -4,6 +4,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .. import _kernels
 from ..base import (
     EpochLoop,
     LinearModel,
@@ -73,13 +74,26 @@ class Averaging(RuleState):
         if seen == 0:
             return coef.copy(), intercept.copy()
         if self.decayed:
-            return -self.u / seen, \
-                intercept - (self.beta - (intercept - self.intercept_start)) / seen
+            return -self.u / seen, self._mean_intercept(intercept, seen)
         # w − (u − (w − w₀)) / T: the same as total / T, with less rounding
         return (coef - (self.u - (coef - self.coef_start)) / seen,
-                intercept - (self.beta - (intercept - self.intercept_start)) / seen)
+                self._mean_intercept(intercept, seen))
+
+    def _mean_intercept(self, intercept, seen):
+        if seen == 0:
+            return intercept.copy()
+        return intercept - (self.beta - (intercept - self.intercept_start)) / seen
 
     published = mean
+
+    def is_finite(self, problem):
+        # the check after every epoch, without building the mean (see the kernel)
+        seen = int(problem.seen[0])
+        with np.errstate(all="ignore"):  # inf − inf in a mean: the answer is "no"
+            intercepts = (problem.intercept, self._mean_intercept(problem.intercept, seen))
+        return all(np.all(np.isfinite(array)) for array in intercepts) and \
+            _kernels.averaged_weights_finite(problem.coef.ravel(), self.u.ravel(),
+                                             self.coef_start.ravel(), seen, bool(self.decayed))
 
 
 class AveragedPerceptron(OnlineMixin, StepFunction, OnlineRule, PenalizedRuleParameters, Traced,
