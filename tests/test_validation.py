@@ -7,6 +7,7 @@ import scipy.sparse as sp
 from rosenblatt import Perceptron
 
 from ._estimators import ALL
+
 X_OK = np.array([[0.0, 1.0], [1.0, 0.0], [2.0, 2.0], [3.0, 1.0]])
 Y_OK = np.array([0, 0, 1, 1])
 
@@ -79,7 +80,8 @@ def test_unknown_init(estimator):
 def test_init_of_the_wrong_shape(estimator):
     needs(estimator, "init")
     estimator.set_params(init=[1.0, 2.0])
-    with pytest.raises(ValueError, match=r"init must be finite with shape \((3,|2, 3)\).*got shape \(2,\)"):
+    with pytest.raises(ValueError,
+                       match=r"init must be finite with shape \((3,|2, 3)\).*got shape \(2,\)"):
         estimator.fit(X_OK, Y_OK)
 
 
