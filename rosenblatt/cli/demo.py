@@ -84,7 +84,9 @@ def run_demo(n_samples=20, *, test_points=100_000, seed=0, out="rosenblatt-demo"
     png, gif = folder / "boundary.png", folder / "training.gif"
     title = f"N = {n_samples}, {model.n_updates_} updates"
     display = BoundaryDisplay.from_estimator(model, X, y, target=target, title=title)
-    display.plot().figure_.savefig(png, dpi=100, bbox_inches="tight")  # keep the axis labels
+    figure = display.plot().figure_
+    figure.tight_layout()  # the y-axis label inside the 500 x 500 picture
+    figure.savefig(png, dpi=100)
     frames = animate(model.trace_, X, y, gif, target=target)
     return DemoResult(**{**result.__dict__, "pictures": (png, gif), "n_frames": frames})
 
