@@ -218,3 +218,19 @@ def test_parallel_scoring_with_prefetch_equals_the_serial_kernel():
     assert_array_equal(_kernels.decision_function_parallel(prefetching, coef, intercept),
                        expected)
     np.testing.assert_allclose(expected, X @ coef.T + intercept, rtol=1e-12)
+
+
+@pytest.mark.parametrize("n", [0, 1, 1023, 1024, 1025, 5000])
+def test_all_ones_finds_one_other_value_anywhere(n):
+    """The binary path's test scans in blocks and stops at the first block with
+    another value: a single other value (or a NaN) at any position, first or
+    last block, must still be seen."""
+    from rosenblatt._kernels import all_ones
+
+    values = np.ones(n)
+    assert all_ones(values)
+    for position in {0, n // 2, 1023, 1024, n - 1} & set(range(n)):
+        for other in (0.0, -1.0, 1.0 + 1e-16 * 2, np.nan):
+            values[position] = other
+            assert not all_ones(values), (position, other)
+            values[position] = 1.0
