@@ -125,3 +125,59 @@ def test_on_epoch_sees_every_epoch_then_lets_go():
     with pytest.warns(Warning):
         model.fit(X, y)
     assert seen == [1, 2, 3, 4]
+
+
+@pytest.mark.parametrize("case, match", [
+    ("short y", "y has shape"),
+    ("short sample_weight", "sample_weight has shape"),
+    ("order past the end", r"order holds row 70, outside \[0, 70\)"),
+    ("negative order", "order holds row -1, outside"),
+    ("coef of another width", "coef and intercept of shapes"),
+    ("two intercepts", "coef and intercept of shapes"),
+    ("class index past coef", r"class indices in \[0, 3\)"),
+    ("bad CSR index", "CSR matrix X has a column index"),
+])
+def test_sizes_that_would_make_the_kernel_read_out_of_bounds_are_refused(case, match):
+    """The kernels test no bounds: run_epoch (public, called per shard) checks
+    every array it hands them against X, rather than read past their ends."""
+    X, y = blobs("dense")
+    n, d = X.shape
+    kwargs = dict(X=X, y=y, coef=np.zeros(d), intercept=np.zeros(1))
+    if case == "short y":
+        kwargs["y"] = y[:-1]
+    elif case == "short sample_weight":
+        kwargs["sample_weight"] = np.ones(n - 1)
+    elif case == "order past the end":
+        kwargs["order"] = np.arange(n + 1)
+    elif case == "negative order":
+        kwargs["order"] = np.array([0, -1])
+    elif case == "coef of another width":
+        kwargs["coef"] = np.zeros(d + 1)
+    elif case == "two intercepts":
+        kwargs["intercept"] = np.zeros(2)
+    elif case == "class index past coef":
+        kwargs.update(y=np.arange(n) % 4, coef=np.zeros((3, d)), intercept=np.zeros(3),
+                      rule="multiclass")
+    else:
+        X = sp.csr_matrix(X)
+        X.indices[0] = d + 5
+        kwargs["X"] = X
+    assert n == 70
+    with pytest.raises(ValueError, match=match):
+        run_epoch(**kwargs)
+
+
+def test_unit_sample_weights_give_the_unweighted_epoch_bit_for_bit():
+    """Weights all 1 are dropped (the kernel compiles the weight away); weights
+    of 1 and 0 skip rows exactly as an order without those rows does."""
+    X, y = blobs("csr")
+    plain = run_epoch(X, y, np.zeros(4), 0.0, average=True)
+    ones = run_epoch(X, y, np.zeros(4), 0.0, average=True, sample_weight=np.ones(len(y)))
+    assert_array_equal(plain.coef, ones.coef)
+    assert_array_equal(plain.coef_sum, ones.coef_sum)
+    keep = np.arange(len(y)) % 3 != 0
+    masked = run_epoch(X, y, np.zeros(4), 0.0, average=True, sample_weight=keep * 1.0)
+    subset = run_epoch(X, y, np.zeros(4), 0.0, average=True, order=np.flatnonzero(keep))
+    assert_array_equal(masked.coef, subset.coef)
+    assert_array_equal(masked.coef_sum, subset.coef_sum)
+    assert masked.n_examples == subset.n_examples == keep.sum()

@@ -220,6 +220,29 @@ def test_parallel_scoring_with_prefetch_equals_the_serial_kernel():
     np.testing.assert_allclose(expected, X @ coef.T + intercept, rtol=1e-12)
 
 
+@pytest.mark.parametrize("estimator", [
+    *ESTIMATORS[:3], ESTIMATORS[5],
+    MulticlassPerceptron(max_iter=3, average=True, random_state=0),
+], ids=repr)
+def test_unit_row_weights_are_compiled_away_with_the_same_results(estimator, monkeypatch,
+                                                                    recwarn):
+    """Without sample weights the online kernels get ``sw=None`` and skip the
+    weight of each row: the weights are those of passing the ones, bit for bit
+    (shuffled order and the prefetching wide loop included)."""
+    from rosenblatt.base._problem import TrainingData
+
+    X, y = wide(np.int32)
+    if isinstance(estimator, MulticlassPerceptron):
+        y = np.arange(X.shape[0]) % 3
+    assert TrainingData(X, None, y, np.ones(X.shape[0])).kernel_sw is None
+    unweighted = type(estimator)(**estimator.get_params()).fit(X, y)
+    monkeypatch.setattr(TrainingData, "kernel_sw", property(lambda data: data.sw))
+    weighted = type(estimator)(**estimator.get_params()).fit(X, y)
+    assert_array_equal(unweighted.coef_, weighted.coef_)
+    assert_array_equal(unweighted.intercept_, weighted.intercept_)
+    assert np.all(unweighted.n_iter_ == weighted.n_iter_)
+
+
 @pytest.mark.parametrize("n", [0, 1, 1023, 1024, 1025, 5000])
 def test_all_ones_finds_one_other_value_anywhere(n):
     """The binary path's test scans in blocks and stops at the first block with

@@ -5,7 +5,7 @@ from numba.extending import register_jitable
 
 from .._config import jit
 from ._online import _log_step
-from ._rows import epoch_length, epoch_row, row_axpy, row_dot
+from ._rows import epoch_length, epoch_row, row_axpy, row_dot, row_weight
 
 
 @jit
@@ -15,7 +15,8 @@ def multiclass_epoch(X, y, sw, order, eta, margin, fit_intercept, weights, log, 
     ``y`` holds class indices. For row ``i`` of class ``c`` the scores are
     ``s_k = W_k·x + b_k``; ``ŷ`` is the best-scoring other class (the first on
     ties). A mistake is ``s_c − s_ŷ <= margin`` (ties count, as ``y a <= 0`` does
-    for two classes) and moves ``W_c, b_c`` up and ``W_ŷ, b_ŷ`` down by ``eta sw_i``.
+    for two classes) and moves ``W_c, b_c`` up and ``W_ŷ, b_ŷ`` down by ``eta sw_i``
+    (``sw`` is ``None`` when every row weighs 1).
 
     weights = (W, b, seen), updated in place; ``log`` = (rows, margins,
     positions, predicted) or ``None``, as in :func:`~._online.online_epoch`, with
@@ -34,7 +35,7 @@ def multiclass_epoch(X, y, sw, order, eta, margin, fit_intercept, weights, log, 
     objective = 0.0
     for t in range(epoch_length(X, order)):
         i = epoch_row(order, t)
-        if sw[i] == 0.0:
+        if row_weight(sw, i) == 0.0:
             continue
         count += 1
         c = y[i]
@@ -48,7 +49,7 @@ def multiclass_epoch(X, y, sw, order, eta, margin, fit_intercept, weights, log, 
         lead = true_score - rival_score
         if lead <= margin:
             objective += margin - lead
-            step = eta * sw[i]
+            step = eta * row_weight(sw, i)
             row_axpy(X, i, W[c], step)
             row_axpy(X, i, W[rival], -step)
             if fit_intercept:

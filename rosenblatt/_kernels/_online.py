@@ -18,7 +18,7 @@ from ._penalty import (
     scaled_dot,
     truncate,
 )
-from ._rows import epoch_length, epoch_row, prefetch_ahead, row_axpy, row_dot
+from ._rows import epoch_length, epoch_row, prefetch_ahead, row_axpy, row_dot, row_weight
 from ._scoring import weighted_errors
 
 
@@ -32,7 +32,8 @@ def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, averag
     ``e != 0``, ``w += eta sw_i e x_i`` and ``b += eta sw_i e``. For the
     perceptron ``e`` is ``y_i`` on a mistake (``y_i a <= margin``) and 0
     otherwise. Rows with zero weight (and rows the rule skips) are passed over
-    as if absent: they neither update nor count as examples.
+    as if absent: they neither update nor count as examples. ``sw`` is ``None``
+    when every row weighs 1 (see :func:`~._rows.row_weight`).
 
     weights = (w, b, seen)
         float64 weights (n_features,), bias (1,), and int64 ``seen[0]``, the
@@ -62,7 +63,7 @@ def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, averag
     for t in range(n):
         i = epoch_row(order, t)
         prefetch_ahead(X, order, t, n, w)
-        if sw[i] == 0.0:
+        if row_weight(sw, i) == 0.0:
             continue
         sqnorm = rule.sqnorm(X, i)
         if rule.skips(sqnorm):
@@ -77,7 +78,7 @@ def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, averag
             decay(w, average, penalty)
         e = rule.residual(y[i], activation, sqnorm)
         if e != 0.0:
-            step = eta * sw[i] * e
+            step = eta * row_weight(sw, i) * e
             if penalty is None:
                 row_axpy(X, i, w, step)
             else:

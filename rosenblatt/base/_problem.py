@@ -1,6 +1,7 @@
 """What one problem learns from, and what it has learned so far."""
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -25,6 +26,12 @@ class TrainingData:
     @property
     def n_rows(self):
         return self.X.shape[0]
+
+    @cached_property
+    def kernel_sw(self):
+        """``sw`` as the online kernels take it: ``None`` when every row weighs 1,
+        which compiles the per-row weight away (see ``_kernels._rows.row_weight``)."""
+        return None if np.all(self.sw == 1.0) else self.sw
 
     def with_weights(self, sw):
         """The same rows with other weights (early stopping zeroes held-out rows)."""
@@ -65,8 +72,10 @@ class RuleState:
         """Whether the running and the published weights are all finite numbers."""
         with np.errstate(all="ignore"):  # inf − inf in a mean: the answer is "no"
             published = problem.published()
-        return all(np.all(np.isfinite(array)) for array in
-                   (problem.coef, problem.intercept, *published))
+        arrays = (problem.coef, problem.intercept)
+        # most rules publish the running weights themselves: check those once
+        arrays += tuple(array for array in published if not any(array is a for a in arrays))
+        return all(np.all(np.isfinite(array)) for array in arrays)
 
 
 @dataclass

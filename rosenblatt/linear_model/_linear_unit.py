@@ -230,7 +230,7 @@ class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
             history.begin(_loss(problem, data), problem.coef, problem.intercept)
         if self.solver == "sgd":
             n_updates, _ = _kernels.online_epoch(
-                data.Xk, data.y, data.sw, order, self.eta_, self.fit_intercept,
+                data.Xk, data.y, data.kernel_sw, order, self.eta_, self.fit_intercept,
                 _kernels.LINEAR_UNIT, (problem.coef, problem.intercept, problem.seen),
                 None, None, None, None,
             )

@@ -194,7 +194,7 @@ class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, ToleranceStop, Epoc
         log = update_log(data.n_rows, multiclass=True) if recorder is not None else None
         seen = int(problem.seen[0])
         n_mistakes, objective = _kernels.multiclass_epoch(
-            data.Xk, data.y, data.sw, order, self.eta, self.margin, self.fit_intercept,
+            data.Xk, data.y, data.kernel_sw, order, self.eta, self.margin, self.fit_intercept,
             (problem.coef, problem.intercept, problem.seen), log,
             problem.state.kernel_average(),
         )

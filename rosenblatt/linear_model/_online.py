@@ -32,7 +32,7 @@ class OnlineRule:
         log = update_log(data.n_rows) if recorder is not None or state.logs_updates else None
         seen = int(problem.seen[0])
         n_updates, objective = _kernels.online_epoch(
-            data.Xk, data.y, data.sw, order, self._learning_rate(), self.fit_intercept,
+            data.Xk, data.y, data.kernel_sw, order, self._learning_rate(), self.fit_intercept,
             self._rule(),
             (problem.coef, problem.intercept, problem.seen), log,
             state.kernel_average(), state.kernel_pocket(data), problem.penalty,
