@@ -37,18 +37,19 @@ def csr_structure(indptr, indices, n_columns):
 #: Values per block of :func:`all_ones`: a block is a branch-free reduction that LLVM
 #: vectorises; the test between blocks stops a scan of real-valued data at its first
 #: block instead of reading all of it (3.3 ms on 10M values, a fifth of a scoring pass).
-_BLOCK = 1024
+_BLOCK = 4096
 
 
 @jit
 def all_ones(values):
     """Whether every value is exactly 1: branch-free reductions over blocks,
     stopping at the first block that holds another value."""
-    n = values.shape[0]
-    for start in range(0, n, _BLOCK):
+    for start in range(0, values.shape[0], _BLOCK):
+        # a slice, indexed from 0: a loop from ``start`` is not vectorised (5x slower)
+        block = values[start:start + _BLOCK]
         others = 0
-        for k in range(start, min(start + _BLOCK, n)):
-            others += values[k] != 1.0
+        for k in range(block.shape[0]):
+            others += block[k] != 1.0
         if others:
             return False
     return True

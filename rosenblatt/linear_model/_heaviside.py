@@ -25,7 +25,7 @@ class StepFunction:
     def _rule(self):
         """The kernel's rule: the perceptron's (with its margin, if it has one), or
         the text's step function with ``H(0) = h0``."""
-        margin = self.get_params().get("margin", 0.0)
+        margin = getattr(self, "margin", 0.0)  # BatchPerceptron has none
         if self.h0 is None:
             return _kernels.Residual("perceptron", margin=margin)
         if margin != 0:
