@@ -5,14 +5,17 @@
 
 Needs ``pip install -e ".[bench]"`` (river, mlxtend and psutil are peers and
 tools of the benchmark only). Every time is measured in this run, on this
-machine, with fixed seeds. Seconds per epoch are the *marginal* cost of an
-epoch: (time of ``fit`` with E epochs − time with 1 epoch) / (E − 1), each the
-best of the repeats, so that one-time work (validation, label mapping,
-compilation) is left out for every contender alike; compilation is timed
-separately. For the memory-limit target our epoch is also stamped from inside
-``fit``. Peak memory is sampled (psutil) in a fresh process during ``fit``. River and
-mlxtend learn one example at a time in Python, so they are timed on a
-subsample and extrapolated (the table says so).
+machine, with fixed seeds, as CPU time, and the contenders of a data set are
+interleaved: each round runs every one of them once (the order rotated from
+round to round), so that a disturbance of the shared machine hits them alike,
+and each ratio is taken within a round and reported as median [min-max] over
+the rounds. Seconds per epoch are the *marginal* cost of an epoch: (time of
+``fit`` with E epochs − time with 1 epoch) / (E − 1), so that one-time work
+(validation, label mapping, compilation) is left out for every contender alike;
+compilation is timed separately. For the memory-limit target our epoch is also
+stamped from inside ``fit``. Peak memory is sampled (psutil) in a fresh process
+during ``fit``. River and mlxtend learn one example at a time in Python, so they
+are timed once on a subsample and extrapolated (the table says so).
 """
 
 import argparse
@@ -32,6 +35,8 @@ import scipy.sparse as sp
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench_sparse import cpu, marginal, summary  # noqa: E402
 
 from rosenblatt import AveragedPerceptron, LinearUnit, Perceptron  # noqa: E402
 from rosenblatt._config import jit  # noqa: E402
@@ -149,33 +154,27 @@ OURS = {
 }
 
 
-def timed(function, repeats):
-    """Best of ``repeats`` (the least disturbed run, on a shared machine)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        result = function()
-        times.append(time.perf_counter() - start)
-    return min(times), result
+def round_robin(measures, rounds):
+    """``{label: [value per round]}``: every measurement once per round, in an
+    order rotated from round to round."""
+    labels = list(measures)
+    values = {label: [] for label in labels}
+    for r in range(rounds):
+        shift = r % len(labels)
+        for label in labels[shift:] + labels[:shift]:
+            values[label].append(measures[label]())
+    return values
 
 
 def epoch_inside_fit(make, X, y, epochs):
-    """Median duration of our epochs, stamped from inside ``fit`` (kernel plus the
+    """Median CPU time of our epochs, stamped from inside ``fit`` (kernel plus the
     per-epoch Python work, nothing else)."""
     model = make(epochs)
     stamps = []
-    with on_epoch(model, lambda problem: stamps.append(time.perf_counter())):
-        start = time.perf_counter()
+    with on_epoch(model, lambda problem: stamps.append(time.process_time())):
+        start = time.process_time()
         model.fit(X, y)
     return statistics.median(np.diff([start, *stamps])[1:])
-
-
-def marginal_epoch(make, X, y, epochs, repeats):
-    """Median seconds of one more epoch, and the model after ``epochs`` epochs."""
-    one, _ = timed(lambda: make(1).fit(X, y), repeats)
-    many, model = timed(lambda: make(epochs).fit(X, y), repeats)
-    ran = int(np.max(model.n_iter_))  # a model may stop early (LinearUnit settles)
-    return max(many - one, 1e-9) / max(ran - 1, 1), model
 
 
 def python_peer_epoch(name, X, y, rows):
@@ -196,10 +195,10 @@ def python_peer_epoch(name, X, y, rows):
         else:
             rows_as_dicts = [dict(enumerate(row)) for row in np.asarray(Xs, np.float64)]
         model = linear_model.Perceptron()
-        start = time.perf_counter()
+        start = time.process_time()
         for row, label in zip(rows_as_dicts, ys):
             model.learn_one(row, bool(label > 0))
-        seconds = time.perf_counter() - start
+        seconds = time.process_time() - start
     else:
         from mlxtend.classifier import Perceptron as MlxPerceptron
 
@@ -207,9 +206,7 @@ def python_peer_epoch(name, X, y, rows):
             return None  # mlxtend needs dense X: 2^20 columns do not fit
         Xs = Xs.toarray() if sp.issparse(Xs) else np.asarray(Xs, dtype=np.float64)
         model = MlxPerceptron(epochs=1, eta=1.0, random_seed=0, print_progress=0)
-        start = time.perf_counter()
-        model.fit(Xs, (ys > 0).astype(int))
-        seconds = time.perf_counter() - start
+        seconds = cpu(lambda: model.fit(Xs, (ys > 0).astype(int)))
     return seconds * X.shape[0] / len(ys)
 
 
@@ -339,15 +336,21 @@ def out_of_core(gigabytes, folder, chunk_rows=100_000):
     return size, int(extra), float(seconds), int(rows)
 
 
-def one_vs_rest_speedup(quick):
+def one_vs_rest_speedup(quick, rounds):
+    """Per-round wall-time ratios n_jobs=1 / n_jobs=2 (threads: CPU time would
+    count both cores), the two fits interleaved."""
     n = 20_000 if quick else 200_000
     rng = np.random.RandomState(3)
     X = rng.standard_normal((n, 100))
     y = np.argmax(X @ rng.standard_normal((100, 10)) + rng.standard_normal((n, 10)), axis=1)
-    serial, _ = timed(lambda: AveragedPerceptron(max_iter=5, random_state=0).fit(X, y), 3)
-    threads, _ = timed(lambda: AveragedPerceptron(max_iter=5, random_state=0,
-                                                  n_jobs=2).fit(X, y), 3)
-    return serial, threads
+
+    def wall(n_jobs):
+        start = time.perf_counter()
+        AveragedPerceptron(max_iter=5, random_state=0, n_jobs=n_jobs).fit(X, y)
+        return time.perf_counter() - start
+
+    times = round_robin({1: lambda: wall(1), 2: lambda: wall(2)}, rounds)
+    return [serial / threads for serial, threads in zip(times[1], times[2])]
 
 
 # ------------------------------------------------------------------------ report
@@ -365,69 +368,80 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small data, to try it out")
     parser.add_argument("--epochs", type=int, default=10)
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--json", help="also write the numbers to this JSON file")
     parser.add_argument("--out-of-core-gb", type=float, default=4.0,
                         help="size of the file for the out-of-core run (default: 4 GB)")
     args = parser.parse_args(argv)
-    epochs, repeats = args.epochs, args.repeats
+    epochs, rounds = args.epochs, args.rounds
     print(f"# rosenblatt benchmark — {machine()}")
-    print(f"# seconds per epoch = marginal epoch of fit(max_iter={epochs}), best of "
-          f"{repeats}; 'stream' = reading the data once\n")
-    header = f"{'data':<26} {'contender':<34} {'s/epoch':>9} {'rows/s':>11} " \
-             f"{'vs sklearn':>10} {'vs stream':>9} {'train acc':>9}"
+    print(f"# seconds per epoch = CPU time of the marginal epoch of fit(max_iter={epochs}), "
+          f"median of {rounds} interleaved rounds; ratios per round, median [min-max]; "
+          "'stream' = reading the data once\n")
+    header = f"{'data':<26} {'contender':<34} {'s/epoch':>9} {'rows/s':>9} " \
+             f"{'vs sklearn':>18} {'vs stream':>18} {'train acc':>9}"
     print(header)
     print("-" * len(header))
     results, targets = {}, []
-    peers = sklearn_peers(epochs)
+    contenders = {**OURS, **sklearn_peers(epochs)}
+    reference = {"ours Perceptron": "sklearn Perceptron",
+                 "ours AveragedPerceptron": "sklearn SGD averaged",
+                 "ours LinearUnit sgd": "sklearn SGD squared"}
+    inside_label = "ours Perceptron, epoch in fit"
     with tempfile.TemporaryDirectory() as folder:
         folder = pathlib.Path(folder)
         for name, make_data in data_sets(args.quick).items():
             X, y = make_data()
+            # scikit-learn's SGD takes int32 CSR indices only
+            X32 = sp.csr_matrix((X.data, X.indices.astype(np.int32),
+                                 X.indptr.astype(np.int32)), shape=X.shape) \
+                if sp.issparse(X) else X
+            inputs = {label: X32 if label.startswith("sklearn") else X for label in contenders}
             stream_once(X)  # compile first, for these very dtypes
-            stream, _ = timed(lambda: stream_once(X), repeats)
-            rows = {}
-            for label, make in {**OURS, **peers}.items():
-                Xin = X
-                if label.startswith("sklearn") and sp.issparse(X):
-                    Xin = sp.csr_matrix((X.data, X.indices.astype(np.int32),
-                                         X.indptr.astype(np.int32)), shape=X.shape)
-                if label.startswith("ours"):  # compile outside the timing (same dtypes)
-                    make(1).fit(Xin, y)
-                seconds, model = marginal_epoch(make, Xin, y, epochs, repeats)
-                rows[label] = (seconds, model.score(Xin, y))
-                if label == "ours Perceptron":
-                    inside = epoch_inside_fit(make, Xin, y, epochs)
-            skipped = []
+            for label, make in OURS.items():  # compile outside the timing (same dtypes)
+                make(1).fit(X, y)
+            measures = {"stream": lambda: cpu(lambda: stream_once(X)),
+                        inside_label: lambda: epoch_inside_fit(OURS["ours Perceptron"], X, y,
+                                                               epochs)}
+            for label, make in contenders.items():
+                measures[label] = lambda make=make, Xin=inputs[label]: marginal(make, Xin, y,
+                                                                                epochs)
+            times = round_robin(measures, rounds)
+            stream = times.pop("stream")
+            accuracy = {label: make(epochs).fit(inputs[label], y).score(inputs[label], y)
+                        for label, make in contenders.items()}
+            for label, seconds in times.items():
+                peer = reference.get(label)
+                vs_peer = summary([a / b for a, b in zip(times[peer], seconds)]) if peer else ""
+                vs_stream = summary([a / b for a, b in zip(seconds, stream)])
+                median = statistics.median(seconds)
+                score = f"{accuracy[label]:.4f}" if label in accuracy else ""
+                print(f"{name:<26} {label:<34} {median:>9.4f} {X.shape[0] / median:>9.3g} "
+                      f"{vs_peer:>18} {vs_stream:>18} {score:>9}")
             for label in ("river Perceptron", "mlxtend Perceptron"):
                 seconds = python_peer_epoch(label, X, y, 2000)
                 if seconds is None:
-                    skipped.append(label)
+                    print(f"{name:<26} {label:<34} skipped: it needs a dense X")
                 else:
-                    rows[label + " (extrapolated)"] = (seconds, None)
-            reference = {"ours Perceptron": "sklearn Perceptron",
-                         "ours AveragedPerceptron": "sklearn SGD averaged",
-                         "ours LinearUnit sgd": "sklearn SGD squared"}
-            for label, (seconds, accuracy) in rows.items():
-                peer = reference.get(label)
-                ratio = f"{rows[peer][0] / seconds:.2f}x" if peer else ""
-                print(f"{name:<26} {label:<34} {seconds:>9.4f} {X.shape[0] / seconds:>11.3g} "
-                      f"{ratio:>10} {seconds / stream:>8.2f}x "
-                      f"{'' if accuracy is None else f'{accuracy:.4f}':>9}")
-            for label in skipped:
-                print(f"{name:<26} {label:<34} skipped: it needs a dense X")
-            print(f"{name:<26} {'ours Perceptron, epoch in fit':<34} {inside:>9.4f} "
-                  f"{X.shape[0] / inside:>11.3g} {'':>10} {inside / stream:>8.2f}x")
-            print(f"{name:<26} {'stream (memory limit)':<34} {stream:>9.4f}")
-            results[name] = {"stream": stream, **{k: v[0] for k, v in rows.items()}}
-            ours, sk = rows["ours Perceptron"][0], rows["sklearn Perceptron"][0]
+                    print(f"{name:<26} {label + ' (extrapolated)':<34} {seconds:>9.4f} "
+                          f"{X.shape[0] / seconds:>9.3g}")
+                    times[label] = [seconds]
+            print(f"{name:<26} {'stream (memory limit)':<34} {statistics.median(stream):>9.4f}")
+            results[name] = {"stream": statistics.median(stream),
+                             **{label: statistics.median(v) for label, v in times.items()}}
+
+            def ratio(numerator, denominator):
+                return statistics.median(a / b for a, b in zip(numerator, denominator))
+
             if name.startswith("dense"):
+                inside = ratio(times[inside_label], stream)
                 targets.append((f"dense Perceptron epoch <= 1.25x stream on {name}",
-                                inside / stream, inside / stream <= 1.25))
+                                inside, inside <= 1.25))
             if sp.issparse(X):
+                speedup = ratio(times["sklearn Perceptron"], times["ours Perceptron"])
                 targets.append((f"sparse Perceptron >= 2x faster than sklearn on {name}",
-                                sk / ours, sk / ours >= 2))
-            averaged = rows["sklearn SGD averaged"][0] / rows["ours AveragedPerceptron"][0]
+                                speedup, speedup >= 2))
+            averaged = ratio(times["sklearn SGD averaged"], times["ours AveragedPerceptron"])
             targets.append((f"AveragedPerceptron >= 2x faster than sklearn on {name}",
                             averaged, averaged >= 2))
             if name.startswith("dense"):
@@ -444,9 +458,10 @@ def main(argv=None):
         targets.append((f"out-of-core peak memory stays bounded: {extra / 2**20:.0f} MiB for a "
                         f"{size / 2**30:.2f} GiB file (fraction of the file)",
                         extra / size, extra < 0.1 * size))
-    serial, threads = one_vs_rest_speedup(args.quick)
+    speedups = one_vs_rest_speedup(args.quick, rounds)
+    print(f"one-vs-rest, 10 classes, n_jobs=2 against n_jobs=1 (wall time): {summary(speedups)}")
     targets.append(("one-vs-rest, 10 classes: n_jobs=2 >= 1.6x faster than n_jobs=1",
-                    serial / threads, serial / threads >= 1.6))
+                    statistics.median(speedups), statistics.median(speedups) >= 1.6))
     first, second = compile_seconds()
     print(f"compilation: first ever {first:.2f} s; a second process (disk cache) {second:.2f} s")
     targets.append(("second process compiles in < 1 s", second, second < 1.0))
