@@ -150,7 +150,7 @@ OURS = {
     "ours Perceptron": lambda e: Perceptron(shuffle="none", max_iter=e),
     "ours AveragedPerceptron": lambda e: AveragedPerceptron(shuffle="none", max_iter=e),
     "ours LinearUnit sgd": lambda e: LinearUnit(solver="sgd", eta=1e-3, shuffle="none",
-                                                max_iter=e, tol=0, init="zeros"),
+                                                max_iter=e, tol=None, init="zeros"),
 }
 
 

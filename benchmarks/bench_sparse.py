@@ -135,7 +135,7 @@ def contenders(epochs, shuffle):
             lambda e: sklearn.linear_model.Perceptron(penalty="l2", max_iter=e, tol=None,
                                                       **sk_shuffle)),
         "LinearUnit sgd": (
-            lambda e: LinearUnit(solver="sgd", eta=1e-3, tol=0, max_iter=e, init="zeros",
+            lambda e: LinearUnit(solver="sgd", eta=1e-3, tol=None, max_iter=e, init="zeros",
                                  random_state=0, **order),
             lambda e: sklearn.linear_model.SGDClassifier(
                 loss="squared_error", learning_rate="constant", eta0=1e-3, penalty=None,

@@ -58,6 +58,7 @@ SERIAL_EXACT = [
     BatchPerceptron(max_iter=15),
     LinearUnit(solver="sgd", shuffle="none", max_iter=40, random_state=0),
     LinearUnit(max_iter=40, random_state=0),
+    LinearUnit(solver="sgd", shuffle="none", max_iter=40, tol=None, random_state=0),
 ]
 SERIAL_AVERAGED = [
     AveragedPerceptron(shuffle="none", max_iter=15),
@@ -442,3 +443,12 @@ def test_the_mixed_model_draws_like_its_estimator():
                                     client="threads"), X[:, :2], y)
     display = BoundaryDisplay.from_estimator(model, X[:, :2], y).plot()
     assert len(display.misclassified) == int((model.predict(X[:, :2]) != y).sum())
+
+
+def test_linear_unit_without_tol_runs_every_epoch_quietly_with_an_empty_loss_curve(recwarn):
+    X, y = noisy()
+    model = LinearUnit(solver="sgd", max_iter=12, tol=None, random_state=0)
+    mixed = ParameterMixing(model, n_shards=2, client="threads").fit(X, y)
+    assert mixed.n_iter_ == 12 and not mixed.converged_
+    assert mixed.estimator_.loss_curve_.shape == (0,)
+    assert not [w for w in recwarn if issubclass(w.category, ConvergenceWarning)]

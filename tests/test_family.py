@@ -451,6 +451,15 @@ def test_cli_train_uses_scikit_learns_tol_unless_told(capsys, tmp_path):
     assert main(["train", str(data), "-o", str(tmp_path / "x.npz"), "--model", "pla",
                  "--tol", "0.1"]) == 2
     assert "--tol applies to perceptron" in capsys.readouterr().err
+    # the linear unit's own rule: its default kept, or every epoch without the loss
+    for extra, tol, epochs in (([], 1e-6, None), (["--tol", "none"], None, 7)):
+        out = tmp_path / "lu.npz"
+        assert main(["train", str(data), "-o", str(out), "--quiet", "--model", "linear_unit",
+                     "--set", "solver=sgd", "--set", "max_iter=7", "--set", "eta=0.001",
+                     *extra]) == 0
+        model = load(out)
+        assert model.tol == tol and (epochs is None or model.n_iter_ == epochs)
+        assert (model.loss_curve_.size == 0) == (tol is None)
 
 
 def test_parameter_mixing_refuses_what_it_does_not_carry_to_the_shards():

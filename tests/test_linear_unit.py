@@ -100,3 +100,31 @@ def test_predicts_the_sign_of_the_output():
     model = LinearUnit(tol=1e-15, random_state=0).fit(X, y)
     assert model.predict(X).tolist() == [0, 0, 0, 1]
     assert_allclose(model.decision_function(X), [-1.5, -0.5, -0.5, 0.5], atol=1e-6)
+
+
+@pytest.mark.parametrize("solver", ["batch", "sgd"])
+def test_without_tol_every_epoch_runs_with_no_loss_pass_and_no_warning(regression_like, solver,
+                                                                       monkeypatch, recwarn):
+    """tol=None is scikit-learn's: max_iter epochs, the same weights as with a rule
+    that never stops them, and E(w) never computed (the pass it would cost)."""
+    from rosenblatt.linear_model import _linear_unit
+
+    X, y = regression_like
+    kwargs = dict(solver=solver, eta=0.001, max_iter=6, shuffle="none", random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        ruled = LinearUnit(tol=0, **kwargs).fit(X, y)
+    monkeypatch.setattr(_linear_unit, "_loss", lambda problem, data: pytest.fail("loss"))
+    free = LinearUnit(tol=None, **kwargs).fit(X, y)
+    assert ruled.n_iter_ == free.n_iter_ == 6 and not free.converged_
+    np.testing.assert_array_equal(free.coef_, ruled.coef_)
+    np.testing.assert_array_equal(free.intercept_, ruled.intercept_)
+    assert free.loss_curve_.shape == (0,) and ruled.loss_curve_.shape == (6,)
+    assert not [w for w in recwarn if issubclass(w.category, ConvergenceWarning)]
+
+
+def test_without_tol_a_diverging_step_is_an_overflow_error(regression_like):
+    X, y = regression_like
+    model = LinearUnit(solver="sgd", eta=50.0, max_iter=200, tol=None, random_state=0)
+    with pytest.raises(ValueError, match="infinite or NaN|overflowed"):
+        model.fit(X, y)

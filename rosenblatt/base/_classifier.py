@@ -186,9 +186,13 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
         which = ""
         if len(self._problems) > 1:
             which = " for class(es) " + ", ".join(str(p.classes[1]) for p in failed)
-        warn(self._not_converged_message(which))
+        message = self._not_converged_message(which)
+        if message is not None:
+            warn(message)
 
     def _not_converged_message(self, which):
+        """The ``ConvergenceWarning``'s text, or ``None`` when the settings have
+        no stopping rule that could have failed."""
         return (
             f"{type(self).__name__} ran {self._limit_description()} without a mistake-free "
             f"pass{which}; the data may not be linearly separable — {self._advice}."

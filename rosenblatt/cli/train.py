@@ -7,6 +7,7 @@ from ..base import ToleranceStop
 from ..datasets import ChunkedFile
 from ..engine import make_estimator
 from ..io import save
+from ..linear_model import LinearUnit
 from ..streaming import fit_chunks
 from ._common import (
     add_data_arguments,
@@ -129,7 +130,10 @@ def add_arguments(parser):
                              "passive_aggressive): stop when the training loss has not "
                              "improved by TOL for n_iter_no_change epochs. Default 1e-3, as "
                              "scikit-learn; 'none' for the textbook rule (stop after an epoch "
-                             "without a mistake). --set tol=... does the same")
+                             "without a mistake). For linear_unit its own rule: stop when an "
+                             "epoch changes the loss by at most TOL relative (default 1e-6); "
+                             "'none' runs every epoch without computing the loss. --set "
+                             "tol=... does the same (None, not 'none', there)")
     parser.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                         help="an estimator parameter, e.g. --set eta=0.5 --set shuffle=none")
     parser.add_argument("-o", "--output", required=True, help="model file to write (.npz)")
@@ -171,6 +175,9 @@ def with_tol(model, settings, tol, shards=None):
     >>> from rosenblatt import Perceptron, PLA
     >>> with_tol(Perceptron(), {}, None).tol, with_tol(Perceptron(), {}, "none").tol
     (0.001, None)
+    >>> from rosenblatt import LinearUnit
+    >>> with_tol(LinearUnit(), {}, None).tol, with_tol(LinearUnit(), {}, "none").tol
+    (1e-06, None)
     >>> with_tol(PLA(), {}, 0.1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -183,10 +190,12 @@ def with_tol(model, settings, tol, shards=None):
             raise ValueError("--tol does not apply with --shards: parameter mixing stops "
                              "after max_iter rounds (or by its early stopping)")
         return model
+    if isinstance(model, LinearUnit):  # its own rule, with its own default
+        return model if tol is None else model.set_params(tol=None if tol == "none" else tol)
     if not isinstance(model, ToleranceStop):
         if tol is not None:
             raise ValueError("--tol applies to perceptron, averaged, voted, pocket, "
-                             "multiclass, kernel and passive_aggressive; "
+                             "multiclass, kernel, passive_aggressive and linear_unit; "
                              f"{type(model).__name__} stops by its own rule")
         return model
     return model.set_params(tol=DEFAULT_TOL if tol is None else (None if tol == "none" else tol))

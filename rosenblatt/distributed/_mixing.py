@@ -325,7 +325,7 @@ class ParameterMixing(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
             fit_intercept=model.fit_intercept,
             shuffle="none" if batch else model.shuffle,
             average=isinstance(model, AveragedPerceptron) or (multiclass and model.average),
-            track_loss=linear_unit,
+            track_loss=linear_unit and model.tol is not None,  # tol=None: no loss pass
         )
         if model.class_weight is None:
             return rule
@@ -444,8 +444,9 @@ class ParameterMixing(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         model.converged_ = bool(all(run.converged))
         if rule.average:
             model.n_examples_ = int(max(run.examples))
-        if rule.track_loss:
-            curves = tuple(np.array(h.losses) for h in run.history)
+        if rule.residual == "linear_unit":
+            curves = tuple(np.array(h.losses) for h in run.history) or \
+                tuple(np.array([]) for _ in range(rule.n_problems))  # tol=None
             model.loss_curve_ = curves[0] if len(curves) == 1 else curves
             model.n_updates_ = int(run.mistakes.sum()) if rule.kind == "online" else \
                 int(sum(run.n_iter))
@@ -459,7 +460,8 @@ class ParameterMixing(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.epoch_times_ = np.array(run.times)
         failed = [p for p in range(rule.n_problems)
                   if not run.converged[p] and not run.stopped_early[p]]
-        if failed:
+        # a linear unit with tol=None has no stopping rule that could fail
+        if failed and (rule.track_loss or rule.residual != "linear_unit"):
             warn(self._not_converged_message(model, run, failed))
 
     def _not_converged_message(self, model, run, failed):

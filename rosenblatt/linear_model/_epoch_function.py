@@ -162,5 +162,5 @@ def _checked_block(X, y, coef, intercept, rule, sample_weight, order):
 def _check_length(name, values, n):
     if values.shape != (n,):
         raise ValueError(f"run_epoch: {name} has shape {values.shape}, X has {n} rows; pass "
-                         f"one value per row.")
+                         "one value per row.")
     return values

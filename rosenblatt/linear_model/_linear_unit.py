@@ -97,8 +97,13 @@ class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
         feature x₀ = 1 with its weight first). False: the boundary passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (batch steps or SGD passes).
-    tol : float, default=1e-6
+    tol : float or None, default=1e-6
         Stop when an epoch changes the loss by at most ``tol · max(E, 1)``.
+        ``None``: no stopping rule, run ``max_iter`` epochs (scikit-learn's
+        ``tol=None``) without computing ``E(w)`` after each one, a pass over X
+        that costs about as much as an SGD epoch on large sparse data. Then
+        ``loss_curve_`` is empty, no ``ConvergenceWarning`` is given, and a
+        too-large ``eta`` is caught only when the weights overflow (an error).
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order of the SGD solver (the batch solver has none).
     init : {"zeros", "uniform", "normal"} or array-like, default="uniform"
@@ -142,7 +147,7 @@ class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
     eta_ : float
         The learning rate used.
     loss_curve_ : ndarray, or tuple of ndarrays (one per class)
-        ``E(w)`` after each epoch.
+        ``E(w)`` after each epoch (empty with ``tol=None``).
 
     There is no trace: every example updates.
 
@@ -169,7 +174,7 @@ class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
         _PARAMETERS,
         eta=[StrOptions({"auto"}), Interval(Real, 0, None, closed="neither")],
         solver=[StrOptions({"batch", "sgd"})],
-        tol=[Interval(Real, 0, None, closed="left")],
+        tol=[Interval(Real, 0, None, closed="left"), None],
     )
 
     def __init__(
@@ -226,7 +231,7 @@ class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
 
     def _epoch(self, problem, data, order):
         history = problem.state
-        if history.start_loss is None:
+        if history.start_loss is None and self.tol is not None:
             history.begin(_loss(problem, data), problem.coef, problem.intercept)
         if self.solver == "sgd":
             n_updates, _ = _kernels.online_epoch(
@@ -241,7 +246,10 @@ class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
 
     def _stop(self, problem, data, n_updates):
         """Converged when the loss settles; stopped, with the weights of least loss
-        restored, when it diverges (see :meth:`LossHistory.record`)."""
+        restored, when it diverges (see :meth:`LossHistory.record`). With
+        ``tol=None``: every epoch up to ``max_iter``, no loss computed."""
+        if self.tol is None:
+            return False
         stop, problem.converged = problem.state.record(
             _loss(problem, data), problem.coef, problem.intercept, problem.n_iter,
             self.tol, self.solver,
@@ -254,6 +262,8 @@ class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
         super()._publish()
 
     def _not_converged_message(self, which):
+        if self.tol is None:
+            return None  # no stopping rule, nothing failed (scikit-learn's tol=None)
         diverged = [p.state.diverged for p in self._problems if p.state.diverged]
         if diverged:
             epoch, before, after, best = diverged[0]
