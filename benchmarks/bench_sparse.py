@@ -207,9 +207,13 @@ def main(argv=None):
                 both = np.r_[np.flatnonzero(y == y.min())[:50], np.flatnonzero(y == y.max())[:50]]
                 ours(1).fit(X[both], y[both])  # compile outside the timing
                 ratios, times = [], []
-                for _ in range(rounds):
-                    mine = marginal(ours, X, y, args.epochs)
-                    peer = marginal(theirs, X, y, args.epochs)
+                for r in range(rounds):
+                    if r % 2:  # who goes first alternates from round to round
+                        peer = marginal(theirs, X, y, args.epochs)
+                        mine = marginal(ours, X, y, args.epochs)
+                    else:
+                        mine = marginal(ours, X, y, args.epochs)
+                        peer = marginal(theirs, X, y, args.epochs)
                     ratios.append(peer / mine)
                     times.append(mine)
                 label = f"{who}{' (shuffled)' if shuffle else ''}"
