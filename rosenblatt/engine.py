@@ -1,8 +1,8 @@
 """The engine under the estimators, for code that drives training itself.
 
-- :func:`run_epoch` runs one epoch of an online rule over a block of rows from
-  given weights, with no estimator object: the unit of work of distributed
-  training by iterative parameter mixing.
+- :func:`train` is the one training loop: epochs of an estimator's rule over
+  shards of rows, with a mixing step after each epoch when there are several
+  (a serial ``fit`` is this loop on one shard; see :mod:`rosenblatt.base._loop`).
 - :func:`make_estimator` builds an estimator from its short name and checks its
   parameters at once (the command line's ``--model`` and ``--set``).
 - :func:`on_epoch` calls back after every epoch of a fit (progress bars).
@@ -12,8 +12,7 @@ AveragedPerceptron(shuffle='none')
 """
 
 from . import linear_model
-from .base import on_epoch
-from .linear_model._epoch_function import RULES, EpochResult, run_epoch
+from .base import MixingRecord, Shard, ThreadBackend, on_epoch, train
 
 #: Short names (as the command line takes them) of the estimators.
 SHORT_NAMES = {
@@ -69,4 +68,5 @@ def make_estimator(name, **params):
     return model
 
 
-__all__ = ["RULES", "EpochResult", "SHORT_NAMES", "make_estimator", "on_epoch", "run_epoch"]
+__all__ = ["SHORT_NAMES", "MixingRecord", "Shard", "ThreadBackend", "make_estimator",
+           "on_epoch", "train"]

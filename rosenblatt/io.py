@@ -8,10 +8,21 @@ the estimator's own checks, and checks the arrays against each other, so a
 truncated, tampered or foreign file is refused with a ``ValueError`` and no
 code in it is ever run. Files are written to a temporary name and renamed, so
 a crash never leaves half a model behind.
+
+Since format version 2 a file also holds the **training state**: every field
+of each :class:`~rosenblatt.base.Problem` and of its rule's state (the running
+weights, the averaging sums, the examples seen, the counters, the random
+generator), so that ``load`` then ``partial_fit`` continues the run exactly
+as if it had never been saved. The fields are found with
+:func:`dataclasses.fields`, not listed here (see :func:`_pack`). A file without
+it (version 1, or ``save(..., training_state=False)``) still loads and
+predicts; its model refuses ``partial_fit`` and a warm-start ``fit``.
 """
 
+import dataclasses
 import inspect
 import json
+import math
 import os
 import pathlib
 import re
@@ -23,9 +34,13 @@ import scipy.sparse as sp
 
 from . import __version__, linear_model
 from ._validation import check_csr_structure
+from .base import Problem
 
 FORMAT = "rosenblatt-model"
-FORMAT_VERSION = 1
+#: the newest format this version reads and writes: 2 holds the training state
+FORMAT_VERSION = 2
+#: the format of a file without training state, which rosenblatt before 2 reads too
+PREDICTION_ONLY_VERSION = 1
 ESTIMATORS = {name: getattr(linear_model, name) for name in linear_model.__all__}
 
 
@@ -47,8 +62,13 @@ class ModelFileError(ValueError):
 
 # ----------------------------------------------------------------------- saving
 
-def save(model, path):
+def save(model, path, *, training_state=True):
     """Write a fitted estimator to ``path`` (a ``.npz`` file).
+
+    With ``training_state`` (the default) the file also holds what training
+    needs to go on (format version 2): ``load(path).partial_fit(...)`` then
+    continues the run bit for bit. ``training_state=False`` writes only what
+    prediction needs (format version 1, smaller, readable by rosenblatt 1.x).
 
     >>> import tempfile, pathlib
     >>> from rosenblatt import Perceptron
@@ -59,7 +79,8 @@ def save(model, path):
     ['yes']
 
     A model trained by :class:`~rosenblatt.distributed.ParameterMixing` is saved
-    as the estimator it trained (its ``estimator_``).
+    as the estimator it trained (its ``estimator_``), without training state
+    (the shards kept it). So is a model read from a file without training state.
     """
     if type(model).__name__ == "ParameterMixing" and hasattr(model, "estimator_"):
         model = model.estimator_
@@ -76,12 +97,16 @@ def save(model, path):
         _put(f"state:{key}", value, arrays, attributes)
     meta = {
         "format": FORMAT,
-        "format_version": FORMAT_VERSION,
+        "format_version": PREDICTION_ONLY_VERSION,
         "library_version": __version__,
         "estimator": name,
         "params": {key: _encode(key, value) for key, value in model.get_params().items()},
         "attributes": attributes,
     }
+    if training_state and _holds_training_state(model):
+        meta["training"] = [_pack_problem(k, problem, arrays)
+                            for k, problem in enumerate(model._problems)]
+        meta["format_version"] = FORMAT_VERSION
     arrays["__meta__"] = np.array(json.dumps(meta))
     path = pathlib.Path(path)
     handle, temporary = tempfile.mkstemp(dir=path.parent or ".", suffix=".tmp")
@@ -161,8 +186,10 @@ def load(path):
     Returns
     -------
     estimator
-        The fitted estimator, ready to predict. It refuses ``partial_fit`` and a
-        warm-start ``fit``: the file holds no training state.
+        The fitted estimator, ready to predict, and to go on training where the
+        saved run stopped (``partial_fit``, a warm-start ``fit``) when the file
+        holds the training state. A file without it (format version 1) gives a
+        model that refuses both, saying so.
 
     Examples
     --------
@@ -174,6 +201,8 @@ def load(path):
     >>> model = load(path)
     >>> model.coef_.tolist(), model.predict([[1, 1]]).tolist()
     ([[3.0, 2.0]], [1])
+    >>> model.partial_fit([[1, 1]], [0]).coef_.tolist()   # one more epoch, from the saved run
+    [[2.0, 1.0]]
     """
     path = pathlib.Path(path)
     if not path.is_file():
@@ -200,7 +229,7 @@ def load(path):
     except (TypeError, ValueError, AttributeError, KeyError) as error:
         raise ModelFileError(f"{path}: invalid parameters for {cls.__name__}: {error}") \
             from error
-    attributes = _attributes(path, meta, cls, arrays)
+    attributes, named = _attributes(path, meta, cls, arrays)
     state = {}
     for key in attributes:
         if "#" in key or "." in key:
@@ -217,8 +246,17 @@ def load(path):
         model.decision_function(np.zeros((1, model.n_features_in_)))
     except Exception as error:  # noqa: BLE001 - whatever a forged file breaks is its fault
         raise ModelFileError(f"{path}: inconsistent model state: {error}") from error
-    # what the file holds is enough to predict, not to go on training (see partial_fit)
-    model._model_file = str(path)
+    training = meta.get("training")
+    if training is None:
+        # what the file holds is enough to predict, not to go on training: partial_fit
+        # and a warm-start fit refuse while this is set (a fresh fit clears it)
+        model._model_file = str(path)
+        named_by_training = set()
+    else:
+        named_by_training = _restore_training(path, model, training, arrays)
+    extra = set(arrays) - named - named_by_training - {"__meta__"}
+    if extra:
+        raise ModelFileError(f"{path}: arrays {sorted(extra)} belong to no attribute.")
     return model
 
 
@@ -271,8 +309,8 @@ def _documented_attributes(cls):
 
 
 def _attributes(path, meta, cls, arrays):
-    """The file's attribute descriptions, checked: known names, known tags, and
-    every array they name present (and no other array)."""
+    """The file's attribute descriptions, checked (known names, known tags), and
+    the arrays they name (the caller checks that no other array is there)."""
     attributes = meta.get("attributes", {})
     if not isinstance(attributes, dict):
         raise ModelFileError(f"{path}: the metadata's attributes are not a mapping.")
@@ -291,10 +329,7 @@ def _attributes(path, meta, cls, arrays):
                 named.update(f"{key}.{part}" for part in ("data", "indices", "indptr"))
         elif not (spec is None or isinstance(spec, (bool, int, float, str))):
             raise ModelFileError(f"{path}: attribute {key!r} has a value of an unknown kind.")
-    extra = set(arrays) - named - {"__meta__"}
-    if extra:
-        raise ModelFileError(f"{path}: arrays {sorted(extra)} belong to no attribute.")
-    return attributes
+    return attributes, named
 
 
 def _meta(path, arrays):
@@ -379,3 +414,509 @@ def _check_consistency(path, model):
 
 def _float_array(value):
     return isinstance(value, np.ndarray) and value.dtype.kind == "f"
+
+
+# ---------------------------------------------------------------- training state
+#
+# A problem is stored as {"fields": {name: packed}, "state": {"type": name,
+# "fields": {name: packed}}}, over dataclasses.fields of Problem and of its rule
+# state, so a field added to either is saved and restored without a change here.
+# A packed value is a JSON literal (None, bool, int, float, str) or a dict with one
+# tag: {"array": member}, {"csr": member, "shape": [n, d]}, {"tuple": [packed]},
+# {"list": [packed]}, {"numbers": member} (a list of ints or floats),
+# {"pieces": member, "lengths": [...]} (a list of 1-D arrays),
+# {"blocks": packed matrix, "rows": [...]} (a list of matrices of one width),
+# {"random_state": member, "pos": ..., "has_gauss": ..., "cached_gaussian": ...},
+# {"generator": state} or {"rng": "problem"} (the problem's own generator).
+
+#: Problem fields a file does not hold: the trace recorder (``trace_`` is not
+#: saved either), the renumbering and the penalty's arrays (rebuilt by every
+#: call), the labels (rebuilt from ``classes_``) and the state (stored apart).
+SKIPPED_FIELDS = frozenset({"recorder", "columns", "penalty", "classes", "state"})
+
+#: Rule-state fields rebuilt from others instead of stored: a budget's support
+#: vectors as one-row matrices are the rows of its ``support``.
+REBUILT_FIELDS = {
+    "BudgetState": {
+        "rows": lambda state: [] if state.support is None else
+        [state.support[i:i + 1].copy() for i in range(state.support.shape[0])],
+    },
+}
+
+#: The dtypes an array of the training state may have (weights in float32 with
+#: ``weights_dtype="float32"``; CSR indices may be int32).
+_TRAINING_DTYPES = {np.dtype(t) for t in ("float64", "float32", "int64", "int32")}
+
+#: Bit generators a file may name (numpy.random's own), by class name.
+_BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
+
+
+def _holds_training_state(model):
+    """Whether ``model`` has a training state worth saving: its own problems, not
+    the placeholders of a model read from a file without them."""
+    return hasattr(model, "_problems") and getattr(model, "_model_file", None) is None
+
+
+def _stored_fields(obj):
+    """The dataclass fields of a problem or rule state that a file holds: public,
+    neither skipped nor rebuilt."""
+    skipped = SKIPPED_FIELDS if isinstance(obj, Problem) else \
+        set(REBUILT_FIELDS.get(type(obj).__name__, ()))
+    if not dataclasses.is_dataclass(obj):
+        return []
+    return [f.name for f in dataclasses.fields(obj)
+            if not f.name.startswith("_") and f.name not in skipped]
+
+
+def _pack_problem(k, problem, arrays):
+    """One problem's training state as JSON, its arrays added to ``arrays``."""
+    name = f"training{k}"
+    fields = {field: _pack(getattr(problem, field), f"{name}.{field}", arrays)
+              for field in _stored_fields(problem)}
+    state = problem.state
+    state_fields = {
+        field: _pack(getattr(state, field), f"{name}.state.{field}", arrays, problem.rng)
+        for field in _stored_fields(state)
+    }
+    return {"fields": fields, "state": {"type": type(state).__name__, "fields": state_fields}}
+
+
+def _pack(value, name, arrays, problem_rng=None):
+    """``value`` as JSON, its arrays stored in ``arrays`` under names from ``name``.
+
+    >>> arrays = {}
+    >>> _pack((1.5, np.zeros(2), [3, 4]), "x", arrays)
+    {'tuple': [1.5, {'array': 'x#1'}, {'numbers': 'x#2'}]}
+    >>> sorted(arrays)
+    ['x#1', 'x#2']
+    """
+    if problem_rng is not None and value is problem_rng:
+        return {"rng": "problem"}  # the state draws from the problem's generator
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, np.generic) and not isinstance(value, np.ndarray):
+        value = value.item()
+        if isinstance(value, (bool, int, float, str)):
+            return value
+    if isinstance(value, (int, float)):
+        return value
+    if isinstance(value, np.random.RandomState):
+        _, key, pos, has_gauss, cached = value.get_state()
+        arrays[name] = np.asarray(key, dtype=np.uint32)
+        return {"random_state": name, "pos": int(pos), "has_gauss": int(has_gauss),
+                "cached_gaussian": float(cached)}
+    if isinstance(value, np.random.Generator):
+        return {"generator": _json_state(value.bit_generator.state)}
+    if sp.issparse(value):
+        value = sp.csr_matrix(value)
+        for part in ("data", "indices", "indptr"):
+            arrays[f"{name}.{part}"] = getattr(value, part)
+        return {"csr": name, "shape": list(value.shape)}
+    if isinstance(value, np.ndarray):
+        arrays[name] = value
+        return {"array": name}
+    if isinstance(value, tuple):
+        return {"tuple": [_pack(v, f"{name}#{k}", arrays, problem_rng)
+                          for k, v in enumerate(value)]}
+    if isinstance(value, list):
+        return _pack_list(value, name, arrays, problem_rng)
+    raise ValueError(f"Cannot save the training state {name} of type {type(value).__name__}; "
+                     "save(..., training_state=False) writes what prediction needs.")
+
+
+def _pack_list(value, name, arrays, problem_rng):
+    """A list in one array where its items allow (numbers, 1-D arrays, matrices of
+    one width), else item by item: a state logs one item per mistake or epoch."""
+    if value and all(_is_number(v) for v in value):
+        ints = all(isinstance(v, (int, np.integer)) for v in value)
+        arrays[name] = np.array(value, dtype=np.int64 if ints else np.float64)
+        return {"numbers": name}
+    if value and all(isinstance(v, np.ndarray) and v.ndim == 1 for v in value) and \
+            len({v.dtype for v in value}) == 1:
+        arrays[name] = np.concatenate(value)
+        return {"pieces": name, "lengths": [len(v) for v in value]}
+    matrices = value and all(sp.issparse(v) or (isinstance(v, np.ndarray) and v.ndim == 2)
+                             for v in value)
+    if matrices and len({v.shape[1] for v in value}) == 1 and \
+            len({sp.issparse(v) for v in value}) == 1 and len({v.dtype for v in value}) == 1:
+        stacked = sp.vstack(value, format="csr") if sp.issparse(value[0]) else np.vstack(value)
+        return {"blocks": _pack(stacked, name, arrays), "rows": [v.shape[0] for v in value]}
+    return {"list": [_pack(v, f"{name}#{k}", arrays, problem_rng) for k, v in enumerate(value)]}
+
+
+def _is_number(value):
+    return isinstance(value, (int, float, np.integer, np.floating)) and \
+        not isinstance(value, (bool, np.bool_))
+
+
+def _json_state(value):
+    """A bit generator's state as JSON: its arrays tagged with their dtype."""
+    if isinstance(value, dict):
+        return {key: _json_state(item) for key, item in value.items()}
+    if isinstance(value, np.ndarray):
+        return {"ndarray": value.tolist(), "dtype": value.dtype.name}
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _restore_training(path, model, training, arrays):
+    """Rebuild ``model._problems`` from the file's training state; returns the
+    names of the arrays it read.
+
+    Every field is checked against the problems the estimator itself would start
+    for ``classes_`` and ``n_features_in_`` (the same fields, rule state, shapes
+    and dtypes), every array for finite values and counts >= 0, every generator
+    for a state of its kind; then the weights the problems publish must be, bit
+    for bit, the ``coef_``/``intercept_`` (and prediction state) the file holds.
+    """
+    templates = _template_problems(path, model)
+    if not isinstance(training, list) or len(training) != len(templates):
+        count = len(training) if isinstance(training, list) else "no list of"
+        raise ModelFileError(
+            f"{path}: training state: {count} problems, where {len(model.classes_)} classes "
+            f"make {len(templates)}.")
+    reader = _Reader(path, arrays, model.n_features_in_)
+    problems = [_restore_problem(reader, k, stored, template)
+                for k, (stored, template) in enumerate(zip(training, templates))]
+    _check_published(path, model, problems)
+    return reader.used
+
+
+def _template_problems(path, model):
+    """The problems ``model`` would start with: what a stored problem must look like."""
+    rngs = [np.random.RandomState(0) for _ in model._problem_classes()]
+    try:
+        return model._start_problems(np.zeros((1, model.n_features_in_)), rngs, warm=False)
+    except (ValueError, TypeError) as error:
+        raise ModelFileError(f"{path}: training state: {type(model).__name__} cannot start "
+                             f"training with these parameters: {error}") from error
+
+
+def _restore_problem(reader, k, stored, template):
+    where = f"problem{k}"
+    if not isinstance(stored, dict) or set(stored) != {"fields", "state"} or \
+            not isinstance(stored["state"], dict) or \
+            set(stored["state"]) != {"type", "fields"}:
+        reader.fail(where, "is not a stored problem")
+    problem, shapes = template, {template.coef.shape, template.intercept.shape}
+    problem.recorder = None  # trace_ is not saved: a loaded model records no trace
+    _restore_fields(reader, where, problem, stored["fields"], shapes, None)
+    state, kind = problem.state, type(problem.state).__name__
+    if stored["state"]["type"] != kind:
+        reader.fail(f"{where}.state", f"is a {stored['state']['type']!r}; this estimator "
+                                      f"keeps a {kind!r}")
+    _restore_fields(reader, f"{where}.state", state, stored["state"]["fields"], shapes,
+                    problem.rng)
+    for name, rebuild in REBUILT_FIELDS.get(kind, {}).items():
+        setattr(state, name, rebuild(state))
+    return problem
+
+
+def _restore_fields(reader, where, obj, stored, shapes, problem_rng):
+    """Set the stored fields of ``obj`` (a fresh problem or state), each checked
+    against the value ``obj`` starts with."""
+    expected = _stored_fields(obj)
+    types = {f.name: f.type for f in dataclasses.fields(obj)} if expected else {}
+    if not isinstance(stored, dict):
+        reader.fail(where, "is not a mapping of fields")
+    for name in set(stored) - set(expected):
+        reader.fail(f"{where}.{name}", f"is no field of {type(obj).__name__}")
+    for name in expected:
+        field = f"{where}.{name}"
+        if name not in stored:
+            reader.fail(field, "is missing")
+        value = reader.unpack(stored[name], field, problem_rng)
+        if isinstance(value, float) and math.isnan(value):
+            reader.fail(field, "is NaN")
+        start = getattr(obj, name)
+        if start is None and value is not None:  # drawn later (a seed): the annotation says
+            start = _ANNOTATED.get(types.get(name), start)
+        _check_like(reader, field, value, start, shapes)
+        setattr(obj, name, value)
+
+
+#: a value standing for a field's annotation, for fields that start as None
+_ANNOTATED = {int: 0, "int": 0, float: 0.0, "float": 0.0, bool: False, "bool": False}
+
+
+def _check_like(reader, field, value, start, shapes):
+    """``value`` must be of the kind of ``start``, the field's value in a fresh problem."""
+    if isinstance(start, np.ndarray):
+        if not isinstance(value, np.ndarray) or value.shape != start.shape or \
+                value.dtype != start.dtype:
+            reader.fail(field, f"must be an array of shape {start.shape} and dtype {start.dtype};"
+                               f" got {_describe(value)}")
+    elif isinstance(start, bool):
+        if not isinstance(value, bool):
+            reader.fail(field, f"must be true or false; got {value!r}")
+    elif isinstance(start, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            reader.fail(field, f"must be a whole number >= 0; got {value!r}")
+    elif isinstance(start, float):
+        if not isinstance(value, float):
+            reader.fail(field, f"must be a number; got {value!r}")
+    elif isinstance(start, str):
+        if value != start:
+            reader.fail(field, f"must be {start!r}, as the parameters say; got {value!r}")
+    elif isinstance(start, (np.random.RandomState, np.random.Generator)):
+        if not isinstance(value, (np.random.RandomState, np.random.Generator)):
+            reader.fail(field, f"must be a random generator; got {_describe(value)}")
+    elif isinstance(start, (list, tuple)) and type(value) is not type(start):
+        reader.fail(field, f"must be a {type(start).__name__}; got {_describe(value)}")
+    else:
+        _check_free(reader, field, value, shapes, top=True)
+
+
+def _check_free(reader, field, value, shapes, top=False):
+    """A value a fresh problem does not show (``None`` there): float arrays have the
+    shape of the weights or are rows of ``n_features_in_`` values; an integer array
+    in a field of its own is a row order, which the kernels index ``X`` with."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind == "f" and value.shape not in shapes and not (
+                value.ndim == 2 and value.shape[1] == reader.n_features):
+            reader.fail(field, f"has shape {value.shape}, which fits neither the weights "
+                               f"{sorted(shapes)} nor rows of {reader.n_features} features")
+        if value.dtype.kind == "i" and top and not (value.ndim == 1 and np.array_equal(
+                np.sort(value), np.arange(len(value)))):
+            reader.fail(field, "is not an order of the rows (a permutation of 0, ..., n-1)")
+    elif sp.issparse(value):
+        if value.shape[1] != reader.n_features:
+            reader.fail(field, f"has rows of {value.shape[1]} features, not "
+                               f"{reader.n_features}")
+    elif isinstance(value, (list, tuple)):
+        for k, item in enumerate(value):
+            if isinstance(item, np.ndarray) and item.ndim == 1 and item.dtype.kind == "f":
+                continue  # a logged block of steps: any length
+            _check_free(reader, f"{field}#{k}", item, shapes)
+
+
+def _describe(value):
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape} and dtype {value.dtype}"
+    return repr(value) if value is None or isinstance(value, (bool, int, float, str)) \
+        else type(value).__name__
+
+
+def _check_published(path, model, problems):
+    """The restored problems must publish the weights (and prediction state) the
+    file holds, bit for bit; the file's other attributes (counters that
+    :func:`~rosenblatt.streaming.fit_chunks` sets, say) are kept as they are."""
+    compared = ("coef_", "intercept_", "n_updates_", "n_examples_")
+
+    def published():
+        values = {key: getattr(model, key) for key in compared if hasattr(model, key)}
+        values.update({f"state:{key}": value
+                       for key, value in model._prediction_state().items()})
+        return values
+
+    before, attributes = published(), dict(vars(model))
+    model._problems = problems
+    try:
+        with np.errstate(all="ignore"):
+            model._publish()
+            after = published()
+        unsound = [k for k, p in enumerate(problems) if not p.state.is_finite(p)]
+    except Exception as error:  # noqa: BLE001 - whatever a forged state breaks is its fault
+        raise ModelFileError(f"{path}: training state does not rebuild the model: "
+                             f"{type(error).__name__}: {error}") from error
+    for key, value in attributes.items():
+        if key != "_problems":
+            setattr(model, key, value)
+    if unsound:  # the rule's own test: the weights, and what it publishes from its state
+        raise ModelFileError(f"{path}: training state problem{unsound[0]}.state holds NaN or "
+                             "infinite weights.")
+    for key in before:
+        if key not in after or not _same(before[key], after[key]):
+            raise ModelFileError(f"{path}: training state does not give the stored {key} "
+                                 "(a field was edited, or belongs to another model).")
+
+
+def _same(a, b):
+    """Equal bit for bit: arrays of one shape and dtype, sparse matrices, tuples."""
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) and \
+            all(_same(x, y) for x, y in zip(a, b))
+    if sp.issparse(a) or sp.issparse(b):
+        return sp.issparse(a) and sp.issparse(b) and a.shape == b.shape and \
+            a.dtype == b.dtype and (a != b).nnz == 0
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        a, b = np.asarray(a), np.asarray(b)
+        return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b)
+    return type(a) is type(b) and a == b
+
+
+class _Reader:
+    """Turns the packed values of one file back into values (see :func:`_pack`),
+    checking each array as it is read: its dtype, finite values, counts >= 0, and
+    that every array is read once. Errors name the file and the field."""
+
+    def __init__(self, path, arrays, n_features):
+        self.path, self.arrays, self.n_features = path, arrays, n_features
+        self.used = set()
+
+    def fail(self, field, why):
+        raise ModelFileError(f"{self.path}: training state {field} {why}.")
+
+    def member(self, field, key):
+        if not isinstance(key, str) or key not in self.arrays:
+            self.fail(field, f"names array {key!r}, which the file does not hold")
+        if key in self.used:
+            self.fail(field, f"names array {key!r} a second time")
+        self.used.add(key)
+        return self.arrays[key]
+
+    def array(self, field, key, dtypes=_TRAINING_DTYPES, finite=True):
+        array = self.member(field, key)
+        if array.dtype not in dtypes:
+            self.fail(field, f"holds {array.dtype} values")
+        if finite and array.dtype.kind == "f" and not np.all(np.isfinite(array)):
+            self.fail(field, "holds NaN or infinity")
+        if array.dtype.kind == "i" and array.size and array.min() < 0:
+            self.fail(field, "holds a negative count")
+        return array
+
+    def unpack(self, spec, field, problem_rng=None):
+        if spec is None or isinstance(spec, (bool, str, float)):
+            return spec
+        if isinstance(spec, int):
+            if spec < 0:
+                self.fail(field, f"must be >= 0; got {spec}")
+            return spec
+        if not isinstance(spec, dict) or not spec:
+            self.fail(field, "has a value of an unknown kind")
+        tag = next(iter(spec))
+        unpack = getattr(self, f"_{tag}", None) if tag in _TAGS else None
+        if unpack is None or set(spec) != _TAGS[tag]:
+            self.fail(field, "has an unknown description")
+        try:
+            return unpack(spec, field, problem_rng)
+        except ModelFileError:
+            raise
+        except (ValueError, TypeError, KeyError, IndexError, OverflowError) as error:
+            self.fail(field, f"is damaged: {error}")
+
+    def _array(self, spec, field, problem_rng):
+        return self.array(field, spec["array"])
+
+    def _csr(self, spec, field, problem_rng):
+        parts = [self.array(field, f"{spec['csr']}.{part}")
+                 for part in ("data", "indices", "indptr")]
+        shape = spec["shape"]
+        if not (isinstance(shape, list) and len(shape) == 2 and
+                all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape)):
+            self.fail(field, f"has an invalid shape {shape!r}")
+        if parts[0].dtype.kind != "f" or parts[1].dtype.kind != "i":
+            self.fail(field, "is not a matrix of numbers")
+        matrix = sp.csr_matrix(tuple(parts), shape=tuple(shape))
+        check_csr_structure(matrix)
+        return matrix
+
+    def _tuple(self, spec, field, problem_rng):
+        return tuple(self._items(spec["tuple"], field, problem_rng))
+
+    def _list(self, spec, field, problem_rng):
+        return list(self._items(spec["list"], field, problem_rng))
+
+    def _items(self, specs, field, problem_rng):
+        if not isinstance(specs, list):
+            self.fail(field, "is not a list")
+        return [self.unpack(item, f"{field}#{k}", problem_rng) for k, item in enumerate(specs)]
+
+    def _numbers(self, spec, field, problem_rng):
+        # a log of numbers may hold the loss of a diverged run: NaN or infinity
+        numbers = self.array(field, spec["numbers"], _NUMBER_DTYPES, finite=False)
+        if numbers.ndim != 1:
+            self.fail(field, "is not a list of numbers")
+        return numbers.tolist()
+
+    def _pieces(self, spec, field, problem_rng):
+        joined = self.array(field, spec["pieces"])
+        return [piece.copy() for piece in self._split(joined, spec["lengths"], field)]
+
+    def _blocks(self, spec, field, problem_rng):
+        matrix = self.unpack(spec["blocks"], field)
+        if not (sp.issparse(matrix) or (isinstance(matrix, np.ndarray) and matrix.ndim == 2)):
+            self.fail(field, "is not a list of matrices")
+        return [block.copy() for block in self._split(matrix, spec["rows"], field)]
+
+    def _split(self, joined, lengths, field):
+        if not (isinstance(lengths, list) and all(
+                isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in lengths)
+                and sum(lengths) == joined.shape[0] and joined.ndim >= 1):
+            self.fail(field, "has lengths that do not add up to its values")
+        ends = np.cumsum(lengths)
+        return [joined[end - n:end] for n, end in zip(lengths, ends)]
+
+    def _random_state(self, spec, field, problem_rng):
+        key = self.array(field, spec["random_state"], {np.dtype(np.uint32)})
+        pos, has_gauss, cached = spec["pos"], spec["has_gauss"], spec["cached_gaussian"]
+        if key.shape != (624,) or not _whole(pos, 0, 624) or not _whole(has_gauss, 0, 1) or \
+                not isinstance(cached, (int, float)) or not math.isfinite(cached):
+            self.fail(field, "is not the state of a RandomState (624 keys, a position <= 624)")
+        rng = np.random.RandomState()
+        rng.set_state(("MT19937", key, pos, has_gauss, float(cached)))
+        return rng
+
+    def _generator(self, spec, field, problem_rng):
+        state = spec["generator"]
+        name = state.get("bit_generator") if isinstance(state, dict) else None
+        if name not in _BIT_GENERATORS:
+            self.fail(field, f"names the bit generator {name!r}; known: {_BIT_GENERATORS}")
+        bit_generator = getattr(np.random, name)()
+        state = _state_like(state, bit_generator.state)
+        if state is None or not _within_bounds(name, state):
+            self.fail(field, f"is not the state of a {name} generator")
+        bit_generator.state = state
+        return np.random.Generator(bit_generator)
+
+    def _rng(self, spec, field, problem_rng):
+        if spec["rng"] != "problem" or problem_rng is None:
+            self.fail(field, "names a generator the problem does not have")
+        return problem_rng
+
+
+#: the tags of a packed value and the keys each one has (see :func:`_pack`)
+_TAGS = {
+    "array": {"array"}, "csr": {"csr", "shape"}, "tuple": {"tuple"}, "list": {"list"},
+    "numbers": {"numbers"}, "pieces": {"pieces", "lengths"}, "blocks": {"blocks", "rows"},
+    "random_state": {"random_state", "pos", "has_gauss", "cached_gaussian"},
+    "generator": {"generator"}, "rng": {"rng"},
+}
+
+_NUMBER_DTYPES = {np.dtype(np.int64), np.dtype(np.float64)}
+
+
+def _whole(value, low, high):
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _state_like(stored, fresh):
+    """``stored`` (JSON) as a bit generator state of the form of ``fresh``: the same
+    keys, whole numbers where it has them (>= 0, < 2**128), arrays of its shapes
+    and dtypes; ``None`` when it does not fit."""
+    if isinstance(fresh, dict):
+        if not isinstance(stored, dict) or set(stored) != set(fresh):
+            return None
+        items = {key: _state_like(stored[key], fresh[key]) for key in fresh}
+        return None if any(v is None for v in items.values()) else items
+    if isinstance(fresh, np.ndarray):
+        if not (isinstance(stored, dict) and set(stored) == {"ndarray", "dtype"}
+                and stored["dtype"] == fresh.dtype.name and isinstance(stored["ndarray"], list)
+                and all(_whole(v, 0, np.iinfo(fresh.dtype).max) for v in stored["ndarray"])):
+            return None
+        array = np.array(stored["ndarray"], dtype=fresh.dtype)
+        return array if array.shape == fresh.shape else None
+    if isinstance(fresh, str):
+        return stored if stored == fresh else None
+    if isinstance(fresh, (int, np.integer)):
+        return stored if _whole(stored, 0, 2**128 - 1) else None
+    return None
+
+
+def _within_bounds(name, state):
+    """What numpy's setters take without checking: positions within their buffers."""
+    if name == "MT19937":
+        return state["state"]["pos"] <= 624
+    if name == "Philox":
+        return state["buffer_pos"] <= 4 and state["has_uint32"] <= 1 and \
+            state["uinteger"] < 2**32
+    return state.get("has_uint32", 0) <= 1 and state.get("uinteger", 0) < 2**32

@@ -1,11 +1,25 @@
 """Slow, obvious oracles written straight from the texts, for the kernels to equal.
 
 Plain NumPy loops over dense float64 data and labels in {-1, +1}; the random
-draws (initial weights, permutations, PLA picks) are made from the generator in
-the same order as the estimators make them.
+draws (initial weights, the row-order seed, PLA picks) are made from the
+generator in the same order as the estimators make them, and the row orders
+follow the documented stream (:func:`orders`).
 """
 
 import numpy as np
+
+
+def orders(rng, n, shuffle, epochs):
+    """The row order of each epoch as the estimators document it: with shuffling,
+    one seed drawn from ``rng`` after the starting weights; epoch ``e`` (from 1)
+    visits ``RandomState([seed, e]).permutation(n)``, and ``shuffle="once"``
+    keeps the first epoch's for every epoch."""
+    if shuffle == "none":
+        return [np.arange(n)] * epochs
+    seed = rng.randint(2**31 - 1)
+    if shuffle == "once":
+        return [np.random.RandomState([seed, 1]).permutation(n)] * epochs
+    return [np.random.RandomState([seed, e]).permutation(n) for e in range(1, epochs + 1)]
 
 
 def start_weights(init, n_features, fit_intercept, rng):
@@ -31,10 +45,8 @@ def perceptron(X, y, *, eta=1.0, fit_intercept=True, max_iter=100, shuffle="none
     n, d = X.shape
     s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
     w, b = start_weights(init, d, fit_intercept, rng)
-    order, epochs, updates = np.arange(n), 0, 0
-    for epoch in range(max_iter):
-        if shuffle == "every_epoch" or (shuffle == "once" and epoch == 0):
-            order = rng.permutation(n)
+    epochs, updates = 0, 0
+    for order in orders(rng, n, shuffle, max_iter):
         mistakes = 0
         for i in order:
             if s[i] == 0:

@@ -36,8 +36,7 @@ def test_equals_the_naive_running_mean(sparse, epochs, fit_intercept):
 def test_equals_the_running_mean_with_shuffling():
     X, y = integer_blobs(n=50, d=3, seed=4, separable=False)
     model = quietly(AveragedPerceptron(max_iter=5, random_state=9), "fit", X, y)
-    rng = np.random.RandomState(9)
-    orders = [rng.permutation(len(y)) for _ in range(5)]
+    orders = ref.orders(np.random.RandomState(9), len(y), "every_epoch", 5)
     w, b, _ = ref.averaged_perceptron(X, y, epochs=5, orders=orders)
     assert_allclose(model.coef_[0], w, atol=1e-10)
     assert_allclose(model.intercept_[0], b, atol=1e-10)

@@ -93,7 +93,7 @@ def test_overflowing_weights_are_refused_after_mixing_too():
 
     X = np.tile(XOR_X, (5, 1))
     y = np.tile(XOR_Y, 5)
-    with pytest.raises(ValueError, match="ParameterMixing ran into infinite or NaN weights"):
+    with pytest.raises(ValueError, match="Perceptron ran into infinite or NaN weights"):
         ParameterMixing(Perceptron(eta=1e308), n_shards=2, client="threads").fit(X, y)
 
 
@@ -110,7 +110,9 @@ def test_booleans_are_not_whole_numbers(params):
         with pytest.raises(ValueError, match=f"'{name}' parameter .* must be an int"):
             model.fit(XOR_X, XOR_Y)
     with pytest.raises(ValueError, match=f"'{name}' parameter .* must be an int"):
-        ParameterMixing(Perceptron(), **params).fit(XOR_X, XOR_Y)
+        ParameterMixing(Perceptron(**params), n_shards=2).fit(XOR_X, XOR_Y)
+    with pytest.raises(ValueError, match="'n_shards' parameter .* must be an int"):
+        ParameterMixing(Perceptron(), n_shards=True).fit(XOR_X, XOR_Y)
     with pytest.raises(ValueError, match="'budget' parameter"):
         KernelPerceptron(budget=True).fit(XOR_X, XOR_Y)
 
@@ -221,12 +223,12 @@ def test_command_line_mistakes_exit_2_with_one_line(argv, message, tmp_path, cap
 @pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron, KernelPerceptron],
                          ids=lambda cls: cls.__name__)
 def test_a_loaded_model_refuses_to_go_on_training_from_nothing(cls, tmp_path):
-    """A loaded model restarted from zero on partial_fit (or warm-start fit): the
-    file has no training state. It now says so; a fresh fit is allowed."""
+    """A file saved without its training state (``training_state=False``, or by
+    the first file format) cannot go on training, and says so; a fresh fit is allowed."""
     from rosenblatt.io import load, save
 
     model = cls(max_iter=3, random_state=0).fit(XOR_X, XOR_Y)
-    save(model, tmp_path / "m.npz")
+    save(model, tmp_path / "m.npz", training_state=False)
     loaded = load(tmp_path / "m.npz")
     with pytest.raises(ValueError, match="holds what prediction needs but not the training"):
         loaded.partial_fit(XOR_X, XOR_Y)

@@ -139,7 +139,9 @@ def test_separable_data_reaches_zero_training_error(cls):
 
 @by_name(MISTAKE_DRIVEN)
 def test_inseparable_data_stops_with_a_warning(cls):
-    X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
+    # XOR away from the origin: passive-aggressive skips a row x = 0, which would
+    # leave three separable points
+    X = np.array([[1.0, 1.0], [1.0, 2.0], [2.0, 1.0], [2.0, 2.0]])
     with pytest.warns(ConvergenceWarning, match="may not be linearly separable"):
         model = make(cls, random_state=0, **limits(cls)).fit(X, [0, 1, 1, 0])
     assert not model.converged_

@@ -25,7 +25,8 @@ from rosenblatt import (
     VotedPerceptron,
 )
 from rosenblatt.distributed import ParameterMixing
-from rosenblatt.distributed._shards import Rule, make_shard, shard_epoch
+from rosenblatt.base._shard import shard_epoch
+from rosenblatt.distributed._shards import make_shard
 from rosenblatt.io import load, save
 from rosenblatt.theory import mistake_bound
 
@@ -84,8 +85,8 @@ def test_one_shard_averaged_equals_the_serial_mean(estimator, labels):
     X, y = noisy() if labels == "binary" else three_classes()
     serial = quietly(type(estimator)(**estimator.get_params()), X, y)
     mixed = quietly(ParameterMixing(estimator, n_shards=1, client="threads"), X, y)
-    assert_allclose(mixed.coef_, serial.coef_, rtol=1e-12, atol=1e-12)
-    assert_allclose(mixed.intercept_, serial.intercept_, rtol=1e-12, atol=1e-12)
+    assert_array_equal(mixed.coef_, serial.coef_)
+    assert_array_equal(mixed.intercept_, serial.intercept_)
 
 
 def test_linear_unit_loss_curve_and_step_equal_the_serial_ones():
@@ -131,9 +132,11 @@ COUNTEREXAMPLE_Y = np.array([0, 1, 0, 1])
 def test_theorem_2_one_shot_mixing_fails_where_iterative_mixing_separates(mixing):
     rule = MulticlassPerceptron(fit_intercept=False, shuffle="none", max_iter=100)
     one_shot = ParameterMixing(rule, n_shards=2, mixing=mixing, strategy="one_shot",
-                               client="threads").fit(COUNTEREXAMPLE_X, COUNTEREXAMPLE_Y)
+                               shard_rows="contiguous", client="threads").fit(
+        COUNTEREXAMPLE_X, COUNTEREXAMPLE_Y)
     assert one_shot.score(COUNTEREXAMPLE_X, COUNTEREXAMPLE_Y) < 1.0
-    iterative = ParameterMixing(rule, n_shards=2, mixing=mixing, client="threads").fit(
+    iterative = ParameterMixing(rule, n_shards=2, mixing=mixing, shard_rows="contiguous",
+                                client="threads").fit(
         COUNTEREXAMPLE_X, COUNTEREXAMPLE_Y)
     assert iterative.converged_ and iterative.score(COUNTEREXAMPLE_X, COUNTEREXAMPLE_Y) == 1.0
     if mixing == "uniform":  # the paper's separating matrix, up to scale
@@ -162,51 +165,56 @@ def test_threads_do_not_change_the_result():
     assert_array_equal(results[0], results[1])
 
 
-@pytest.mark.parametrize("average", [False, True])
-@pytest.mark.parametrize("kind", ["online", "batch"])
-def test_a_task_never_modifies_the_weights_it_is_given(kind, average):
+@pytest.mark.parametrize("estimator", [
+    Perceptron(), AveragedPerceptron(), Perceptron(penalty="l1", tol=1e-3),
+    MulticlassPerceptron(average=True), BatchPerceptron(), LinearUnit(solver="sgd"),
+], ids=repr)
+def test_a_shard_task_never_modifies_the_problems_it_is_given(estimator):
+    """Several shards train copies: a problem sent to them is left as it was."""
     X, y = noisy()
-    shard = make_shard(X, y, None, 7, np.array([-1, 1]))
-    rule = Rule(kind=kind, residual="perceptron", layout="binary", n_classes=2, eta=1.0,
-                fit_intercept=True, shuffle="every_epoch", average=average, track_loss=True)
-    coef, intercept = np.ones(4), np.ones(1)
-    for array in (coef, intercept):
-        array.setflags(write=False)  # an in-place write would raise
-    outcome = shard_epoch(shard, [(coef, intercept)], rule, 1)[0]
-    assert_array_equal(coef, np.ones(4))
-    assert_array_equal(intercept, np.ones(1))
-    assert outcome.n_updates > 0
+    model = ParameterMixing(estimator.set_params(max_iter=1, random_state=0), n_shards=2,
+                            client="threads")
+    quietly(model, X, y)
+    fitted = model.estimator_
+    shard = make_shard(X, y, None, 0, fitted.classes_)
+    problem = fitted._problems[0]
+    before = (problem.coef.copy(), problem.intercept.copy(), problem.seen.copy(),
+              problem.n_updates)
+    fitted._before_training([shard], None, partial=True)
+    parts = shard_epoch(shard, fitted, {0: problem}, None, True)
+    assert parts[0][0] is not problem and parts[0][1] > 0
+    assert_array_equal(problem.coef, before[0])
+    assert_array_equal(problem.intercept, before[1])
+    assert_array_equal(problem.seen, before[2])
+    assert problem.n_updates == before[3]
 
 
 @pytest.mark.parametrize("estimator,why", [
     (PLA(), "use Perceptron"), (VotedPerceptron(), "use AveragedPerceptron"),
     (KernelPerceptron(), "explicit features"), (PocketPerceptron(), "use AveragedPerceptron"),
+    (Perceptron(record=True), "train serially"),
 ])
 def test_rules_that_cannot_be_mixed_are_refused_with_advice(estimator, why):
     X, y = noisy()
-    with pytest.raises(ValueError, match=f"cannot train {type(estimator).__name__}: .*{why}"):
-        ParameterMixing(estimator, client="threads").fit(X, y)
+    with pytest.raises(ValueError, match=f"cannot train {type(estimator).__name__} on "
+                                         f"several shards: .*{why}"):
+        ParameterMixing(estimator, n_shards=2, client="threads").fit(X, y)
 
 
-def test_estimator_early_stopping_is_refused():
-    X, y = noisy()
-    with pytest.raises(ValueError, match="set early_stopping on ParameterMixing"):
-        ParameterMixing(Perceptron(early_stopping=True), client="threads").fit(X, y)
-
-
-def test_early_stopping_stops_before_max_iter_without_warning():
+def test_early_stopping_is_the_estimators_and_stops_before_max_iter_without_warning():
     X, y = noisy(n=400)
     with warnings.catch_warnings():
         warnings.simplefilter("error", ConvergenceWarning)
-        model = ParameterMixing(Perceptron(max_iter=200, random_state=0), n_shards=3,
-                                early_stopping=True, n_iter_no_change=3,
+        model = ParameterMixing(Perceptron(max_iter=200, random_state=0, early_stopping=True,
+                                           n_iter_no_change=3), n_shards=3,
                                 client="threads").fit(X, y)
     assert model.n_iter_ < 200 and not model.converged_
 
 
 def test_not_converging_warns():
     X, y = noisy()
-    with pytest.warns(ConvergenceWarning, match="on 2 shards without an epoch free"):
+    with pytest.warns(ConvergenceWarning, match="Perceptron ran max_iter=3 epochs without a "
+                                                "mistake-free pass"):
         ParameterMixing(Perceptron(max_iter=3), n_shards=2, client="threads").fit(X, y)
 
 
@@ -242,6 +250,28 @@ def test_importing_rosenblatt_does_not_import_dask():
 # ---------------------------------------------------------------------- inputs
 
 
+def test_rows_in_memory_are_dealt_to_the_shards_at_random():
+    """By default each shard gets a random share of the rows (in their order), drawn
+    from the estimator's stream: reproducible, and the shards no longer follow the
+    file's order; ``shard_rows="contiguous"`` keeps runs of rows."""
+    X, y = noisy()
+    fits = {}
+    for rows in ("random", "contiguous"):
+        fits[rows] = [quietly(ParameterMixing(Perceptron(max_iter=4, random_state=1),
+                                              n_shards=3, shard_rows=rows,
+                                              client="threads"), X, y) for _ in range(2)]
+        assert_array_equal(fits[rows][0].coef_, fits[rows][1].coef_)
+    assert not np.array_equal(fits["random"][0].coef_, fits["contiguous"][0].coef_)
+    # the deal: a permutation drawn after the estimator's own draws
+    from rosenblatt.distributed._inputs import plan_arrays
+
+    plan = plan_arrays(X, y, None, 3, np.array([-1, 1]))
+    deal = np.random.RandomState(0).permutation(len(y))
+    shards = [function(*args) for function, args in plan.makers([0, 1, 2], deal)]
+    rows = np.concatenate([np.sort(deal[k * 80:(k + 1) * 80]) for k in range(3)])
+    assert_array_equal(np.concatenate([shard.X for shard in shards]), X[rows])
+
+
 def test_csr_input_equals_dense_input():
     X, y = noisy()
     dense = quietly(ParameterMixing(Perceptron(max_iter=5, random_state=1), n_shards=3,
@@ -260,7 +290,7 @@ def test_libsvm_files_read_on_the_workers_equal_the_arrays(tmp_path):
     est = Perceptron(max_iter=6, random_state=5)
     from_files = quietly(ParameterMixing(est, n_shards=2, chunk_size=50, client="threads"),
                          paths)
-    in_memory = quietly(ParameterMixing(est, n_shards=2, client="threads"), X, y)
+    in_memory = quietly(ParameterMixing(est, n_shards=2, client="threads", shard_rows="contiguous"), X, y)
     assert_array_equal(from_files.classes_, in_memory.classes_)
     # shuffled per block of 50 rows instead of per shard, so only the shapes agree
     assert from_files.mistakes_.shape == in_memory.mistakes_.shape
@@ -268,7 +298,7 @@ def test_libsvm_files_read_on_the_workers_equal_the_arrays(tmp_path):
     assert_array_equal(
         quietly(ParameterMixing(natural, n_shards=2, chunk_size=50, client="threads"),
                 paths).coef_,
-        quietly(ParameterMixing(natural, n_shards=2, client="threads"), X, y).coef_)
+        quietly(ParameterMixing(natural, n_shards=2, client="threads", shard_rows="contiguous"), X, y).coef_)
 
 
 def test_file_inputs_refuse_labels_and_weights(tmp_path):
@@ -297,7 +327,7 @@ def dask():
 def test_dask_array_and_column_chunks_equal_numpy(dask):
     X, y = noisy(n=240)
     est = Perceptron(max_iter=6, shuffle="none")
-    expected = quietly(ParameterMixing(est, n_shards=4, client="threads"), X, y)
+    expected = quietly(ParameterMixing(est, n_shards=4, client="threads", shard_rows="contiguous"), X, y)
     rows = dask.from_array(X, chunks=(60, 4))
     columns = dask.from_array(X, chunks=(60, 2))  # fixed up: shards need whole rows
     for Xd in (rows, columns):
@@ -311,7 +341,7 @@ def test_dask_csr_blocks(dask):
     Xd = dask.from_array(X, chunks=(80, 4)).map_blocks(sp.csr_matrix)
     est = Perceptron(max_iter=6, shuffle="none")
     got = quietly(ParameterMixing(est, n_shards=3, client="threads"), Xd, y)
-    expected = quietly(ParameterMixing(est, n_shards=3, client="threads"), X, y)
+    expected = quietly(ParameterMixing(est, n_shards=3, client="threads", shard_rows="contiguous"), X, y)
     assert_array_equal(got.coef_, expected.coef_)
 
 
@@ -325,7 +355,7 @@ def test_dask_dataframe_with_unknown_divisions(dask):
     est = Perceptron(max_iter=6, shuffle="none")
     got = quietly(ParameterMixing(est, n_shards=4, client="threads"),
                   ddf[["a", "b", "c", "d"]], ddf["label"])
-    expected = quietly(ParameterMixing(est, n_shards=4, client="threads"), X, y)
+    expected = quietly(ParameterMixing(est, n_shards=4, client="threads", shard_rows="contiguous"), X, y)
     assert_array_equal(got.coef_, expected.coef_)
     assert got.feature_names_in_.tolist() == ["a", "b", "c", "d"]
 
@@ -378,7 +408,7 @@ def test_dask_backend_reads_dask_arrays_and_files_where_they_are(client, tmp_pat
 
     X, y = noisy(n=240)
     est = Perceptron(max_iter=6, shuffle="none")
-    expected = quietly(ParameterMixing(est, n_shards=2, client="threads"), X, y)
+    expected = quietly(ParameterMixing(est, n_shards=2, client="threads", shard_rows="contiguous"), X, y)
     got = quietly(ParameterMixing(est, n_shards=2, client=client),
                   da.from_array(X, chunks=(60, 4)), da.from_array(y, chunks=60))
     assert_array_equal(got.coef_, expected.coef_)
@@ -426,8 +456,8 @@ def test_the_readme_example_runs_on_a_local_cluster():
 
 def test_a_generator_seeds_the_shards_reproducibly():
     X, y = noisy()
-    fits = [quietly(ParameterMixing(Perceptron(max_iter=4), n_shards=3, client="threads",
-                                    random_state=np.random.default_rng(7)), X, y).coef_
+    fits = [quietly(ParameterMixing(Perceptron(max_iter=4, random_state=np.random.default_rng(7)),
+                                    n_shards=3, client="threads"), X, y).coef_
             for _ in range(2)]
     assert_array_equal(fits[0], fits[1])
 

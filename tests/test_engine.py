@@ -1,107 +1,333 @@
-"""``run_epoch`` (one epoch over a block, no estimator) and ``make_estimator``."""
+"""The one engine: a serial fit is the training loop on one shard, parameter mixing
+the same loop on several; ``make_estimator`` and ``on_epoch``.
+
+The matrix below is the promise of ``ParameterMixing``'s docstring: for every
+estimator, option and shuffle mode, one shard is the serial fit bit for bit,
+and no option is dropped on the way to the shards.
+"""
+
+import ast
+import pathlib
+import warnings
 
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from numpy.testing import assert_allclose, assert_array_equal
+from numpy.testing import assert_array_equal
+from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
 
-from rosenblatt import AveragedPerceptron, LinearUnit, MulticlassPerceptron, Perceptron
-from rosenblatt.engine import make_estimator, on_epoch, run_epoch
+from rosenblatt import (
+    PLA,
+    AveragedPerceptron,
+    BatchPerceptron,
+    KernelPerceptron,
+    LinearUnit,
+    MulticlassPerceptron,
+    PassiveAggressiveClassifier,
+    Perceptron,
+    PocketPerceptron,
+    VotedPerceptron,
+)
+from rosenblatt.distributed import ParameterMixing
+from rosenblatt.engine import make_estimator, on_epoch
 
+from ._estimators import ALL
 from .conftest import integer_blobs
 
+SHUFFLES = ["none", "once", "every_epoch"]
 
-def blobs(layout):
-    X, y = integer_blobs(n=70, d=4, seed=2, separable=False)
-    return (sp.csr_matrix(X) if layout == "csr" else X), y.astype(float)
+#: every option of every estimator that changes what training does
+OPTIONS = {
+    Perceptron: [{}, {"margin": 0.5}, {"h0": 0.5}, {"h0": 0.0}, {"penalty": "l2"},
+                 {"penalty": "l1", "tol": 1e-3}, {"penalty": "elasticnet", "alpha": 0.01},
+                 {"tol": 1e-3}, {"eta": 0.5, "init": "normal"}, {"weights_dtype": "float32"},
+                 {"early_stopping": True, "n_iter_no_change": 2},
+                 {"class_weight": "balanced"}, {"class_weight": {1: 2.0}},
+                 {"fit_intercept": False}, {"record": True}],
+    AveragedPerceptron: [{}, {"margin": 0.5}, {"h0": 0.5}, {"penalty": "l2", "alpha": 0.01},
+                         {"eta": 0.5, "fit_intercept": False}, {"record": True},
+                         {"class_weight": "balanced"},
+                         {"penalty": "elasticnet", "tol": 1e-3}, {"tol": 1e-3},
+                         {"weights_dtype": "float32"},
+                         {"early_stopping": True, "n_iter_no_change": 2},
+                         {"init": "uniform"}],
+    PassiveAggressiveClassifier: [{}, {"variant": "pa"}, {"variant": "pa2", "C": 0.1},
+                                  {"average": True}, {"tol": None},
+                                  {"weights_dtype": "float32"}, {"early_stopping": True},
+                                  {"class_weight": {1: 3.0}, "fit_intercept": False},
+                                  {"init": "uniform", "n_iter_no_change": 2}],
+    MulticlassPerceptron: [{}, {"average": True}, {"margin": 1.0},
+                           {"tol": 1e-3, "n_iter_no_change": 2}, {"init": "normal"},
+                           {"early_stopping": True}, {"eta": 0.5, "fit_intercept": False},
+                           {"class_weight": "balanced", "record": True}],
+    LinearUnit: [{}, {"solver": "sgd"}, {"solver": "sgd", "eta": 0.001}, {"tol": None},
+                 {"solver": "sgd", "tol": None}, {"early_stopping": True},
+                 {"init": "zeros", "fit_intercept": False},
+                 {"class_weight": {1: 2.0}, "early_stopping": True, "n_iter_no_change": 2}],
+    BatchPerceptron: [{}, {"h0": 0.5}, {"eta": 0.5, "init": "uniform"},
+                      {"early_stopping": True, "n_iter_no_change": 2},
+                      {"class_weight": "balanced", "fit_intercept": False, "record": True}],
+    PocketPerceptron: [{}, {"tol": 1e-3}, {"margin": 0.5, "eta": 0.5, "init": "normal"},
+                       {"early_stopping": True, "n_iter_no_change": 2, "record": True},
+                       {"class_weight": "balanced", "fit_intercept": False}],
+    VotedPerceptron: [{}, {"margin": 0.5}, {"tol": 1e-3, "eta": 0.5, "init": "normal"},
+                      {"early_stopping": True, "n_iter_no_change": 2, "record": True},
+                      {"class_weight": "balanced", "fit_intercept": False}],
+    KernelPerceptron: [{"kernel": "rbf"}, {"kernel": "linear", "voting": "average"},
+                       {"kernel": "poly", "voting": "vote", "fit_intercept": False},
+                       {"kernel": "rbf", "budget": 20}, {"tol": 1e-3, "n_iter_no_change": 2},
+                       {"early_stopping": True, "class_weight": "balanced"}],
+    PLA: [{}, {"eta": 0.5, "init": "uniform", "record": True},
+          {"class_weight": "balanced", "fit_intercept": False}],
+}
+assert set(OPTIONS) == set(ALL)
 
 
-def one_partial_fit_epoch(model, X, y, **kwargs):
-    return model.partial_fit(X, y, classes=np.unique(y), **kwargs)
+def data(layout, labels):
+    X, y = integer_blobs(n=90, d=4, seed=5, separable=False)
+    if labels == "three":
+        y = np.where(X[:, 0] > 1, 2, np.where(y > 0, 1, 0))
+    return (sp.csr_matrix(X) if layout == "csr" else X), y
 
 
+def fitted_state(model):
+    """Everything a fit leaves that a second fit could differ in."""
+    state = {name: getattr(model, name) for name in
+             ("coef_", "intercept_", "n_iter_", "n_updates_", "converged_", "n_examples_",
+              "loss_curve_", "eta_", "pocket_errors_") if hasattr(model, name)}
+    state["problems"] = [(p.coef.copy(), p.intercept.copy(), int(p.seen[0]), p.n_iter,
+                          p.n_updates, p.converged, p.stopped_early)
+                         for p in model._problems]
+    return state
+
+
+def assert_same_fit(a, b):
+    left, right = fitted_state(a), fitted_state(b)
+    assert left.keys() == right.keys()
+    for name in left:
+        if name == "problems":
+            for one, other in zip(left[name], right[name]):
+                for x, y in zip(one, other):
+                    assert_array_equal(x, y)
+        elif isinstance(left[name], tuple):
+            for x, y in zip(left[name], right[name]):
+                assert_array_equal(x, y)
+        else:
+            assert_array_equal(left[name], right[name], err_msg=name)
+
+
+def cases():
+    for cls, options in OPTIONS.items():
+        for params in options:
+            shuffles = ["none"] if cls in (PLA, BatchPerceptron) or (
+                cls is LinearUnit and params.get("solver", "batch") == "batch") else SHUFFLES
+            for shuffle in shuffles:
+                yield pytest.param(cls, params, shuffle,
+                                   id=f"{cls.__name__}-{params}-{shuffle}")
+
+
+def build(cls, params, shuffle):
+    limit = {"max_updates": 60} if cls is PLA else {"max_iter": 6}
+    extra = {} if cls in (PLA, BatchPerceptron) or (
+        cls is LinearUnit and params.get("solver", "batch") == "batch") else \
+        {"shuffle": shuffle}
+    return cls(random_state=3, **limit, **extra, **params)
+
+
+@pytest.mark.parametrize("labels", ["binary", "three"])
 @pytest.mark.parametrize("layout", ["dense", "csr"])
-def test_perceptron_epoch_equals_one_partial_fit_epoch(layout):
-    X, y = blobs(layout)
-    weights = np.random.RandomState(0).rand(len(y)).round(2)
-    model = one_partial_fit_epoch(Perceptron(shuffle="none", eta=0.5), X, y,
-                                  sample_weight=weights)
-    result = run_epoch(X, y, np.zeros(4), np.zeros(1), sample_weight=weights, eta=0.5)
-    assert_array_equal(result.coef, model.coef_[0])
-    assert_array_equal(result.intercept, model.intercept_)
-    assert result.n_updates == model.n_updates_ and result.n_examples == len(y)
+@pytest.mark.parametrize("cls,params,shuffle", list(cases()))
+def test_one_shard_is_the_serial_fit_bit_for_bit(cls, params, shuffle, layout, labels):
+    if layout == "csr" and labels == "three" and shuffle != "every_epoch":
+        pytest.skip("the matrix's corners: covered by the other layouts")
+    X, y = data(layout, labels)
+    estimator = build(cls, params, shuffle)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        serial = clone(estimator).fit(X, y)
+        mixed = ParameterMixing(estimator, n_shards=1, client="threads").fit(X, y)
+    assert_same_fit(mixed.estimator_, serial)
+    if getattr(estimator, "record", False):
+        traces = [(t,) if not isinstance(t, tuple) else t
+                  for t in (mixed.estimator_.trace_, serial.trace_)]
+        for one, other in zip(*traces):
+            assert_array_equal(one.coef, other.coef)
+            assert_array_equal(one.index, other.index)
 
 
-def test_order_visits_the_rows_in_that_order():
-    X, y = blobs("dense")
-    order = np.random.RandomState(1).permutation(len(y))
-    result = run_epoch(X, y, np.zeros(4), 0.0, order=order)
-    again = run_epoch(X[order], y[order], np.zeros(4), 0.0)
-    assert_array_equal(result.coef, again.coef)
-    assert_array_equal(result.intercept, again.intercept)
+def test_the_matrix_covers_every_parameter_that_changes_training():
+    """A new parameter must be added to OPTIONS (or to the list of those that do
+    not change training), so that the one-shard promise is tested for it."""
+    untested = {"random_state", "max_iter", "max_updates", "shuffle", "n_jobs",
+                "warm_start", "validation_fraction", "check_rows", "cache_size", "gamma",
+                "degree", "coef0", "budget_policy", "l1_ratio"}
+    for cls, options in OPTIONS.items():
+        covered = set().union(*options)
+        missing = set(cls().get_params()) - covered - untested
+        assert not missing, (cls.__name__, sorted(missing))
 
 
-@pytest.mark.parametrize("layout", ["dense", "csr"])
-def test_averaged_sum_over_examples_gives_the_averaged_perceptron(layout):
-    X, y = blobs(layout)
-    model = one_partial_fit_epoch(AveragedPerceptron(shuffle="none"), X, y)
-    result = run_epoch(X, y, np.zeros(4), np.zeros(1), average=True)
-    assert_allclose(result.coef_sum / result.n_examples, model.coef_[0], rtol=1e-12,
-                    atol=1e-12)
-    assert_allclose(result.intercept_sum / result.n_examples, model.intercept_, rtol=1e-12)
+# --------------------------------------------------------------- several shards
 
 
-def test_averaged_sum_is_the_plain_sum_of_the_weights_after_each_row():
-    X, y = blobs("dense")
-    w, b, total, total_b = np.full(4, 0.5), 0.25, np.zeros(4), 0.0
-    start = (w.copy(), b)
-    for i in range(len(y)):  # the sum, written out
-        if y[i] * (X[i] @ w + b) <= 0:
-            w, b = w + y[i] * X[i], b + y[i]
-        total, total_b = total + w, total_b + b
-    result = run_epoch(X, y, *start, average=True)
-    assert_allclose(result.coef_sum, total, rtol=1e-12)
-    assert_allclose(result.intercept_sum, [total_b], rtol=1e-12)
+def ipm_reference(X, y, estimator, n_shards, epochs):
+    """Iterative parameter mixing written from McDonald et al.'s Alg. 2 with the
+    serial estimator itself: each epoch, every shard runs one epoch of a fresh
+    estimator started (``init``) at the mixed weights, and the weights are mixed
+    as ``w + Σ μ (wᵢ − w)`` with ``μ = 1/S``."""
+    bounds = np.linspace(0, len(y), n_shards + 1).astype(int)
+    coef, intercept = np.zeros(X.shape[1]), 0.0
+    for _ in range(epochs):
+        parts = []
+        for k in range(n_shards):
+            rows = slice(bounds[k], bounds[k + 1])
+            start = np.r_[intercept, coef] if estimator.fit_intercept else coef
+            one = clone(estimator).set_params(max_iter=1, init=start)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                one.fit(X[rows], y[rows])
+            parts.append((one.coef_[0], one.intercept_[0]))
+        coef = coef + sum((c - coef) / n_shards for c, _ in parts)
+        intercept = intercept + sum((b - intercept) / n_shards for _, b in parts)
+    return coef, intercept
 
 
-def test_linear_unit_epoch_equals_its_sgd_solver():
-    X, y = blobs("dense")
-    model = LinearUnit(solver="sgd", shuffle="none", eta=0.001, init="zeros")
-    model.partial_fit(X, y, classes=[-1.0, 1.0])
-    result = run_epoch(X, y, np.zeros(4), 0.0, rule="linear_unit", eta=0.001)
-    assert_array_equal(result.coef, model.coef_[0])
-    assert_array_equal(result.intercept, model.intercept_)
+@pytest.mark.parametrize("params", [
+    {}, {"margin": 0.5}, {"h0": 0.5}, {"eta": 0.25}, {"weights_dtype": "float32"},
+    {"fit_intercept": False},
+], ids=repr)
+@pytest.mark.parametrize("cls", [Perceptron, PassiveAggressiveClassifier])
+def test_several_shards_equal_mixing_the_serial_estimator_by_hand(cls, params):
+    if cls is PassiveAggressiveClassifier and ("margin" in params or "h0" in params
+                                               or "eta" in params):
+        pytest.skip("not a parameter of PassiveAggressiveClassifier")
+    X, y = integer_blobs(n=90, d=4, seed=5, separable=False)
+    estimator = cls(shuffle="none", tol=None, **params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        mixed = ParameterMixing(estimator.set_params(max_iter=4), n_shards=3,
+                                shard_rows="contiguous", client="threads").fit(X, y)
+    coef, intercept = ipm_reference(X, y, estimator, 3, mixed.n_iter_)
+    # float32 running weights are stored rounded after each mix, the reference's
+    # at the start of each epoch
+    tolerance = 1e-6 if params.get("weights_dtype") == "float32" else 1e-12
+    np.testing.assert_allclose(mixed.coef_[0], coef, rtol=tolerance, atol=tolerance)
+    np.testing.assert_allclose(mixed.intercept_[0], intercept, rtol=tolerance,
+                               atol=tolerance)
 
 
-@pytest.mark.parametrize("average", [False, True])
-def test_multiclass_epoch_equals_the_multiclass_perceptron(average):
-    rng = np.random.RandomState(3)
-    X = rng.randint(-4, 5, size=(90, 3)).astype(float)
-    y = rng.randint(0, 3, size=90)
-    model = MulticlassPerceptron(shuffle="none", average=average)
-    model.partial_fit(X, y, classes=[0, 1, 2])
-    result = run_epoch(X, y, np.zeros((3, 3)), np.zeros(3), rule="multiclass",
-                       average=average)
-    coef = result.coef_sum / result.n_examples if average else result.coef
-    assert_allclose(coef, model.coef_, rtol=1e-12, atol=1e-12)
+@pytest.mark.parametrize("cls", [AveragedPerceptron, MulticlassPerceptron])
+def test_mixed_averaging_is_the_mean_of_every_weight_vector_any_shard_held(cls):
+    """Written out: each shard, from the mixed weights, visits its rows; the mean
+    is over the weights after every row of every shard in every epoch."""
+    X, y = integer_blobs(n=60, d=3, seed=1, separable=False)
+    params = {"average": True} if cls is MulticlassPerceptron else {}
+    model = ParameterMixing(cls(shuffle="none", max_iter=3, **params), n_shards=2,
+                            shard_rows="contiguous", client="threads")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    labels = np.where(y > 0, 1, 0)
+    n_classes = 2
+    W, b = np.zeros((n_classes, 3)), np.zeros(n_classes)
+    total_W, total_b, count = np.zeros_like(W), np.zeros_like(b), 0
+    halves = (slice(0, 30), slice(30, 60))
+    for _ in range(model.n_iter_):
+        parts = []
+        for rows in halves:
+            w, c = W.copy(), b.copy()
+            for x, label in zip(X[rows], labels[rows]):
+                if cls is MulticlassPerceptron:
+                    scores = w @ x + c
+                    rival = np.argmax(np.where(np.arange(n_classes) == label, -np.inf, scores))
+                    if scores[label] <= scores[rival]:
+                        w[label] += x
+                        c[label] += 1
+                        w[rival] -= x
+                        c[rival] -= 1
+                else:
+                    sign = 1 if label else -1
+                    if sign * (w[1] @ x + c[1]) <= 0:
+                        w[1] += sign * x
+                        c[1] += sign
+                total_W += w
+                total_b += c
+                count += 1
+            parts.append((w, c))
+        W = W + sum((w - W) / 2 for w, _ in parts)
+        b = b + sum((c - b) / 2 for _, c in parts)
+    expected = (total_W / count, total_b / count)
+    if cls is AveragedPerceptron:
+        expected = (expected[0][1:], expected[1][1:])
+    np.testing.assert_allclose(model.coef_, expected[0], atol=1e-10)
+    np.testing.assert_allclose(model.intercept_, expected[1], atol=1e-10)
 
 
-def test_inputs_are_never_modified():
-    X, y = blobs("dense")
-    coef, intercept = np.ones(4), np.ones(1)
-    X_before, y_before = X.copy(), y.copy()
-    result = run_epoch(X, y, coef, intercept, average=True)
-    assert_array_equal(coef, np.ones(4))
-    assert_array_equal(intercept, np.ones(1))
-    assert_array_equal(X, X_before)
-    assert_array_equal(y, y_before)
-    assert result.coef is not coef and not np.array_equal(result.coef, coef)
+def test_tol_stops_on_the_loss_over_every_shard():
+    """``tol`` reads the epoch's mean loss over every shard's examples: the same
+    rule serially and mixed, so it stops both (where the textbook rule would run on)."""
+    X, y = integer_blobs(n=200, d=4, seed=2, separable=False)
+    for n_shards in (1, 2, 4):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ConvergenceWarning)
+            model = ParameterMixing(Perceptron(tol=1e-3, max_iter=200, random_state=0),
+                                    n_shards=n_shards, client="threads").fit(X, y)
+        assert model.converged_ and model.n_iter_ < 200
+        problem = model.estimator_._problems[0]
+        assert problem.n_no_improvement == 5 and np.isfinite(problem.best_loss)
 
 
-def test_unknown_rule_is_refused():
-    X, y = blobs("dense")
-    with pytest.raises(ValueError, match="rule must be one of"):
-        run_epoch(X, y, np.zeros(4), 0.0, rule="pocket")
+def test_a_mixed_model_goes_on_learning():
+    """With partial_fit (serially, one epoch at a time, the averaging sums kept), or
+    with another mixed fit (warm_start: a new run from the published weights, as a
+    serial warm start)."""
+    X, y = integer_blobs(n=120, d=4, seed=4, separable=False)
+    estimator = AveragedPerceptron(max_iter=3, random_state=0, warm_start=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        mixed = ParameterMixing(estimator, n_shards=3, client="threads").fit(X, y)
+        fitted = mixed.estimator_
+        assert fitted.n_examples_ == 3 * len(y)
+        fitted.partial_fit(X, y)
+        assert fitted.n_examples_ == 4 * len(y)
+        start = np.r_[fitted.intercept_, fitted.coef_[0]]
+        again = mixed.fit(X, y)
+        assert again.estimator_ is fitted and fitted.n_examples_ == 3 * len(y)
+        cold = ParameterMixing(clone(estimator).set_params(warm_start=False, init=start),
+                               n_shards=3, client="threads").fit(X, y)
+        assert_array_equal(again.coef_, cold.coef_)
+        with pytest.raises(ValueError, match="warm_start=True continues the last fit"):
+            mixed.fit(X[:, :3], y)
+
+
+# --------------------------------------------------------------- the kernels' callers
+
+#: the kernels that train (the scoring ones serve prediction and stopping rules too)
+TRAINING_KERNELS = {"online_epoch", "multiclass_epoch", "batch_epoch", "batch_gradient",
+                    "dual_scan", "dual_dry_run", "update_row"}
+
+
+def test_only_a_rules_epoch_calls_the_training_kernels():
+    """The engine's one entry to the kernels is a rule's ``_epoch``, which the
+    training loop runs on each shard: no second trainer calls them."""
+    package = pathlib.Path(__file__).parents[1] / "rosenblatt"
+    callers = set()
+    for path in package.rglob("*.py"):
+        if "_kernels" in path.parts:
+            continue
+        tree = ast.parse(path.read_text())
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.Attribute) and node.attr in TRAINING_KERNELS:
+                    callers.add((path.relative_to(package).as_posix(), function.name))
+    assert {name for _, name in callers} <= {"_epoch", "_epoch_with_budget"}, callers
+    assert all(path.startswith("linear_model/") for path, _ in callers), callers
+
+
+# --------------------------------------------------------------- make_estimator, on_epoch
 
 
 def test_make_estimator_by_short_or_class_name():
@@ -116,7 +342,7 @@ def test_make_estimator_by_short_or_class_name():
 
 
 def test_on_epoch_sees_every_epoch_then_lets_go():
-    X, y = blobs("dense")
+    X, y = integer_blobs(n=70, d=4, seed=2, separable=False)
     model = Perceptron(shuffle="none", max_iter=4)
     seen = []
     with pytest.warns(Warning), on_epoch(model, lambda problem: seen.append(problem.n_iter)):
@@ -127,57 +353,9 @@ def test_on_epoch_sees_every_epoch_then_lets_go():
     assert seen == [1, 2, 3, 4]
 
 
-@pytest.mark.parametrize("case, match", [
-    ("short y", "y has shape"),
-    ("short sample_weight", "sample_weight has shape"),
-    ("order past the end", r"order holds row 70, outside \[0, 70\)"),
-    ("negative order", "order holds row -1, outside"),
-    ("coef of another width", "coef and intercept of shapes"),
-    ("two intercepts", "coef and intercept of shapes"),
-    ("class index past coef", r"class indices in \[0, 3\)"),
-    ("bad CSR index", "CSR matrix X has a column index"),
-])
-def test_sizes_that_would_make_the_kernel_read_out_of_bounds_are_refused(case, match):
-    """The kernels test no bounds: run_epoch (public, called per shard) checks
-    every array it hands them against X, rather than read past their ends."""
-    X, y = blobs("dense")
-    n, d = X.shape
-    kwargs = dict(X=X, y=y, coef=np.zeros(d), intercept=np.zeros(1))
-    if case == "short y":
-        kwargs["y"] = y[:-1]
-    elif case == "short sample_weight":
-        kwargs["sample_weight"] = np.ones(n - 1)
-    elif case == "order past the end":
-        kwargs["order"] = np.arange(n + 1)
-    elif case == "negative order":
-        kwargs["order"] = np.array([0, -1])
-    elif case == "coef of another width":
-        kwargs["coef"] = np.zeros(d + 1)
-    elif case == "two intercepts":
-        kwargs["intercept"] = np.zeros(2)
-    elif case == "class index past coef":
-        kwargs.update(y=np.arange(n) % 4, coef=np.zeros((3, d)), intercept=np.zeros(3),
-                      rule="multiclass")
-    else:
-        X = sp.csr_matrix(X)
-        X.indices[0] = d + 5
-        kwargs["X"] = X
-    assert n == 70
-    with pytest.raises(ValueError, match=match):
-        run_epoch(**kwargs)
-
-
-def test_unit_sample_weights_give_the_unweighted_epoch_bit_for_bit():
-    """Weights all 1 are dropped (the kernel compiles the weight away); weights
-    of 1 and 0 skip rows exactly as an order without those rows does."""
-    X, y = blobs("csr")
-    plain = run_epoch(X, y, np.zeros(4), 0.0, average=True)
-    ones = run_epoch(X, y, np.zeros(4), 0.0, average=True, sample_weight=np.ones(len(y)))
-    assert_array_equal(plain.coef, ones.coef)
-    assert_array_equal(plain.coef_sum, ones.coef_sum)
-    keep = np.arange(len(y)) % 3 != 0
-    masked = run_epoch(X, y, np.zeros(4), 0.0, average=True, sample_weight=keep * 1.0)
-    subset = run_epoch(X, y, np.zeros(4), 0.0, average=True, order=np.flatnonzero(keep))
-    assert_array_equal(masked.coef, subset.coef)
-    assert_array_equal(masked.coef_sum, subset.coef_sum)
-    assert masked.n_examples == subset.n_examples == keep.sum()
+def test_pla_reports_every_update_once():
+    X, y = integer_blobs(n=40, d=2, seed=3)
+    seen = []
+    with on_epoch(PLA(random_state=0), lambda problem: seen.append(problem.n_iter)) as model:
+        model.fit(X, y)
+    assert seen == list(range(1, model.n_iter_ + 1))

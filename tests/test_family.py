@@ -11,6 +11,8 @@ import pytest
 import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from numpy.testing import assert_array_equal
+from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.linear_model import Perceptron as SkPerceptron
 from sklearn.linear_model import SGDClassifier
@@ -462,15 +464,31 @@ def test_cli_train_uses_scikit_learns_tol_unless_told(capsys, tmp_path):
         assert (model.loss_curve_.size == 0) == (tol is None)
 
 
-def test_parameter_mixing_refuses_what_it_does_not_carry_to_the_shards():
+@pytest.mark.parametrize("params", [
+    {"margin": 1.0}, {"penalty": "l2"}, {"penalty": "elasticnet", "average": True},
+    {"tol": 1e-3}, {"h0": 0.5}, {"weights_dtype": "float32"}, {"early_stopping": True},
+], ids=lambda params: ",".join(f"{k}={v}" for k, v in params.items()))
+def test_parameter_mixing_carries_every_option_to_the_shards(params):
+    """Formerly refused or dropped: each option now trains the shards, so one shard
+    equals the serial fit and two shards differ from the default's mixing."""
+    from rosenblatt import AveragedPerceptron
     from rosenblatt.distributed import ParameterMixing
 
     X, y = noisy_data(15)
-    for params in ({"margin": 1.0}, {"penalty": "l2"}, {"tol": 1e-3}):
-        with pytest.raises(ValueError, match="does not carry"):
-            ParameterMixing(Perceptron(**params), n_shards=2, client="threads").fit(X, y)
-    with pytest.raises(ValueError, match="ParameterMixing trains"):
-        ParameterMixing(PassiveAggressiveClassifier(), n_shards=2, client="threads").fit(X, y)
+    params = dict(params)
+    cls = AveragedPerceptron if params.pop("average", False) else Perceptron
+    estimator = cls(max_iter=30, random_state=0, **params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        serial = clone(estimator).fit(X, y)
+        one = ParameterMixing(estimator, n_shards=1, client="threads").fit(X, y)
+        two = ParameterMixing(estimator, n_shards=2, client="threads").fit(X, y)
+        plain = ParameterMixing(cls(max_iter=30, random_state=0), n_shards=2,
+                                client="threads").fit(X, y)
+    assert_array_equal(one.coef_, serial.coef_)
+    assert (one.n_iter_, one.n_updates_) == (serial.n_iter_, serial.n_updates_)
+    assert not np.array_equal(two.coef_, plain.coef_) or two.n_iter_ != plain.n_iter_
+    assert two.estimator_.get_params() == estimator.get_params()
 
 
 def test_model_files_keep_the_new_parameters(tmp_path):

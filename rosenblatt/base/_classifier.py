@@ -13,7 +13,6 @@ import contextlib
 import os
 import sys
 import warnings
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
@@ -23,19 +22,21 @@ from .._validation import (
     check_classes,
     check_random_state,
     encode_labels,
-    kernel_view,
     row_weights,
     validate_X_y,
 )
-from ._problem import TrainingData
+from ._loop import train
+from ._shard import Shard, ThreadBackend
 
 
 class PerceptronClassifier(ClassifierMixin, BaseEstimator):
     """Labels, one-vs-rest and the ``fit`` skeleton; not used directly.
 
     An estimator made from it provides ``_start_problems(X, rngs, warm)`` (the
-    problems at the start of ``fit``), ``_train(problem, data, partial)``,
-    ``_publish()`` (the fitted attributes) and ``decision_function``.
+    problems at the start of ``fit``), the hooks of a rule made of epochs
+    (:class:`~._epochs.EpochLoop`: ``_epoch`` and the rest, which the training
+    loop of :mod:`._loop` calls), ``_publish()`` (the fitted attributes) and
+    ``decision_function``.
     """
 
     #: Printed in the ConvergenceWarning; rules may suggest something better.
@@ -77,8 +78,8 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
         weights = row_weights(X, codes, classes, sample_weight, self.class_weight)
         rngs = self._problem_rngs(check_random_state(self.random_state))
         self._problems = self._start_problems(X, rngs, warm)
+        self._start_streams()
         self._learn(X, codes, weights, partial=False)
-        self._model_file = None
         return self
 
     def _refuse_if_loaded(self, what):
@@ -132,37 +133,40 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
     # ----------------------------------------------------------------- training
 
     def _learn(self, X, codes, weights, *, partial):
-        """Train every problem on ``X`` (a whole fit, or one ``partial_fit`` epoch),
-        then publish the fitted attributes and warn about problems that ran out."""
-        targets = self._problem_targets(codes)
-        self._before_training(X, weights, partial)
-        self._renumbering = self._column_renumbering(X, partial)
-        Xk = kernel_view(X)
-
-        def train(k):
-            data = TrainingData(X, Xk, targets[k], weights)
-            self._train(self._problems[k], data, partial)
-
-        # several problems only arise from one-vs-rest, which every estimator
-        # offering it parallelises with its n_jobs parameter
-        n_jobs = self.n_jobs if len(self._problems) > 1 else None
-        workers = _n_workers(n_jobs, len(self._problems))
+        """Train every problem on ``X`` (a whole fit, or one ``partial_fit`` epoch):
+        the training loop on one shard holding every row, in this process."""
+        shard = Shard(X, codes, weights, renumbering=self._column_renumbering(X, partial))
         try:
-            if workers == 1:
-                for k in range(len(self._problems)):
-                    train(k)
-            else:
-                with ThreadPoolExecutor(max_workers=workers) as pool:
-                    list(pool.map(train, range(len(self._problems))))
+            self._train_shards([shard], ThreadBackend(), partial=partial)
         finally:  # an error or an interrupt too leaves the weights in their own numbering
-            if self._renumbering is not None:
-                self._renumbering.finish(self._problems)
-            self._renumbering = None
+            if shard.renumbering is not None:
+                shard.renumbering.finish(self._problems)
+        self._end_call(partial)
+
+    def _train_shards(self, shards, backend, *, partial, mixing="uniform", record=None):
+        """Run the training loop (:func:`~._loop.train`) on ``shards``: one in
+        this process for a serial fit, several for parameter mixing."""
+        self._before_training(shards, backend, partial)
+        train(self, self._problems, shards, backend,
+              epochs=1 if partial else self._max_epochs(), partial=partial, mixing=mixing,
+              record=record)
+
+    def _end_call(self, partial):
+        """Publish the fitted attributes; after a fit, warn about problems that ran out."""
         self._publish()
+        self._model_file = None
         if not partial:
             self._warn_if_not_converged()
 
-    def _before_training(self, X, weights, partial):
+    def _start_streams(self):
+        """Each problem's row-order stream, drawn at the start of a fit."""
+        for problem in self._problems:
+            self._draw_seed(problem)
+
+    def _draw_seed(self, problem):
+        """Hook: see :class:`~._epochs.EpochLoop`."""
+
+    def _before_training(self, shards, backend, partial):
         """Hook run once per ``fit``/``partial_fit`` call, before the problems train."""
 
     #: The columns' renumbering during a ``fit`` call (see :mod:`._columns`), or None.
@@ -241,6 +245,7 @@ class OnlineMixin:
             self.classes_ = check_classes(classes)
             rngs = self._problem_rngs(check_random_state(self.random_state))
             self._problems = self._start_problems(X, rngs, warm=False)
+            self._start_streams()
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(
                 f"classes={np.unique(classes).tolist()!r} differs from the classes of the "
@@ -287,11 +292,3 @@ def _caller_stacklevel():
     ):
         frame, level = frame.f_back, level + 1
     return level
-
-
-def _n_workers(n_jobs, n_tasks):
-    if n_jobs is None or n_tasks == 1:
-        return 1
-    cores = os.cpu_count() or 1
-    wanted = cores + 1 + n_jobs if n_jobs < 0 else n_jobs
-    return max(1, min(wanted, n_tasks))

@@ -28,8 +28,6 @@ import scipy.sparse as sp
 
 from .. import _kernels
 from .._settings import get_config
-from .._validation import kernel_view
-from ._problem import TrainingData
 
 
 class ColumnOrder:
@@ -74,22 +72,21 @@ class Renumbering:
         self._order = None
         self._renumbered = {}
 
-    def start(self, problem, data):
-        """The data ``problem`` trains on: ``data`` renumbered, its weights and
-        state moved along."""
+    def move(self, problem):
+        """Move ``problem``'s weights and state into the new numbering (computed by
+        the first problem to start); it then trains on :meth:`renumbered` data."""
         with self._lock:
             if self._order is None:
                 self._order = frequency_order(self._X)
-            X = self.renumbered(data.X)
         problem.renumber(self._order.to_new)
         problem.columns = self
-        return TrainingData(X, kernel_view(X), data.y, data.sw)
 
     def renumbered(self, X):
         """``X`` (the fit's matrix, or its held-out rows) renumbered, once."""
-        if id(X) not in self._renumbered:
-            self._renumbered[id(X)] = (X, self._order.renumber(X))
-        return self._renumbered[id(X)][1]
+        with self._lock:
+            if id(X) not in self._renumbered:
+                self._renumbered[id(X)] = (X, self._order.renumber(X))
+            return self._renumbered[id(X)][1]
 
     def finish(self, problems):
         """Move the problems that were renumbered back to the columns' own numbering."""

@@ -23,6 +23,9 @@ from ._problem import Problem, RuleState
 class LinearModel:
     """Mixin: a weight vector and a bias per problem."""
 
+    #: whether a fit may renumber the columns (a rule without epochs gains nothing)
+    _renumbers = True
+
     def _new_state(self, coef, intercept):
         """Hook: the rule's :class:`RuleState` for a problem starting at these weights."""
         return RuleState()
@@ -36,7 +39,7 @@ class LinearModel:
         the same bit for bit; see :mod:`._columns`), unless something watches the
         weights during training: a trace, an ``on_epoch`` callback, a rule state
         that keeps rows of ``X``."""
-        if self._on_epoch is not None or any(
+        if self._on_epoch is not None or not self._renumbers or any(
                 p.recorder is not None or not p.state.renumberable for p in self._problems):
             return None
         return renumbering(X, partial)

@@ -50,6 +50,16 @@ class RuleState:
     #: that keeps rows of ``X`` itself cannot follow
     renumberable = True
 
+    #: why a problem with this state cannot be trained on several shards and
+    #: mixed, with the alternative; ``None``: it can
+    cannot_mix = None
+
+    def mixed(self, before, parts, mu, coef, intercept, seen):
+        """The state after mixing the shards' copies ``parts`` of the problem
+        ``before`` (which this state belongs to) into the weights ``coef``,
+        ``intercept`` after ``seen`` examples. Keeping nothing, it has nothing to mix."""
+        return self
+
     def renumber(self, move):
         """Apply ``move`` (in place) to every array the state keeps per column."""
 
@@ -99,13 +109,17 @@ class Problem:
     n_updates: int = 0
     converged: bool = False
     stopped_early: bool = False
-    #: the permutation of ``shuffle="once"``, drawn on the first epoch
-    order: np.ndarray = None
+    #: the key of the problem's row orders and held-out rows, drawn from ``rng``
+    #: at the start of a fit (see :mod:`._shard`)
+    seed: int = None
     #: mean training loss of the last epoch (scikit-learn's objective), for ``tol``
     epoch_loss: float = None
     #: the lowest ``epoch_loss`` so far, and the epochs since it last improved by ``tol``
     best_loss: float = np.inf
     n_no_improvement: int = 0
+    #: early stopping: the best held-out accuracy, and the epochs since it improved
+    best_score: float = -np.inf
+    n_stale: int = 0
     #: scikit-learn's regularisation state during one call, or None (see _kernels._penalty)
     penalty: tuple = None
     #: the Renumbering its weights are in during a fit (see base._columns), or None
@@ -118,6 +132,29 @@ class Problem:
         if self.penalty is not None:
             move(self.penalty[2])
         self.state.renumber(move)
+
+    def mix(self, parts, mu):
+        """Take the shards' copies ``parts`` of this problem after an epoch, each
+        trained from this problem's weights: the weights move by the shards' moves
+        weighted by ``mu`` (``w + Σ μᵢ (wᵢ − w)``: with ``Σ μᵢ = 1`` the mixed
+        weights ``Σ μᵢ wᵢ``, with ``μᵢ = 1`` the steps added), the examples and
+        the epoch's loss add up, and the rule's state mixes itself."""
+        start_coef, start_intercept = self.coef.astype(np.float64), self.intercept.copy()
+        coef, intercept = start_coef.copy(), start_intercept.copy()
+        for weight, part in zip(mu, parts):  # in shard order, whoever finished first
+            coef += weight * (part.coef - start_coef)
+            intercept += weight * (part.intercept - start_intercept)
+        start = int(self.seen[0])
+        examples = [int(part.seen[0]) - start for part in parts]
+        seen = start + sum(examples)
+        self.state = self.state.mixed(self, parts, mu, coef, intercept, seen)
+        self.coef[...] = coef
+        self.intercept[...] = intercept
+        self.seen[0] = seen
+        losses = [(part.epoch_loss, m) for part, m in zip(parts, examples)
+                  if part.epoch_loss is not None]
+        if losses:  # the mean over every shard's examples, as one epoch would give
+            self.epoch_loss = sum(loss * m for loss, m in losses) / max(sum(examples), 1)
 
     def published(self):
         """``(coef, intercept)`` as the model exposes them (see :class:`RuleState`)."""

@@ -1,12 +1,15 @@
-"""``rosenblatt train``: fit an estimator on a data file and save the model."""
+"""``rosenblatt train``: fit an estimator on a data file and save the model, or
+go on training a saved one (``--resume``)."""
 
 import argparse
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..base import ToleranceStop
 from ..datasets import ChunkedFile
 from ..engine import make_estimator
-from ..io import save
+from ..io import load, save
 from ..linear_model import LinearUnit
 from ..streaming import fit_chunks
 from ._common import (
@@ -119,11 +122,87 @@ def _train_on_shards(model, path, label, shards, scheduler):
     return Training(mixed, accuracy=mixed.score(X, y))
 
 
+def resume(model, path, *, label=None, chunk_size=None, epochs=None, source="the model"):
+    """Go on training ``model``, read from a model file with its training state, on
+    the data file ``path``, where the saved run stopped.
+
+    An estimator with ``partial_fit`` continues exactly as if it had never been
+    saved: up to ``epochs`` (default: its ``max_iter``) epochs of ``partial_fit``
+    over the data (block by block with ``chunk_size``), stopping after the first
+    epoch at which the model has converged, as ``fit`` stops; its counters, sums,
+    examples seen and random generator go on. One without (``PLA``,
+    ``BatchPerceptron``, ``PocketPerceptron``) runs ``fit`` with
+    ``warm_start=True``: a new run of ``max_iter`` epochs from the saved weights.
+    The data must have the model's width and only labels it knows (``source``
+    names the model in the message).
+
+    >>> import pathlib, tempfile
+    >>> from rosenblatt import Perceptron
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "and.csv"
+    >>> _ = path.write_text("x1,x2,y\\n0,0,0\\n0,1,0\\n1,0,0\\n1,1,1\\n")
+    >>> model = Perceptron(shuffle="none").partial_fit([[0, 0]], [0], classes=[0, 1])
+    >>> training = resume(model, path)
+    >>> training.model.coef_.tolist(), training.model.n_iter_, training.accuracy
+    ([[3.0, 2.0]], 10, 1.0)
+    """
+    if not hasattr(model, "partial_fit"):
+        if chunk_size is not None or epochs is not None:
+            raise ValueError(f"{type(model).__name__} has no partial_fit: --resume runs a "
+                             "warm-start fit in memory, of max_iter epochs (--set max_iter=N)")
+        X, y = read_data(path, label, model=model)
+        _check_fits(model, X.shape[1], np.unique(y), path, source)
+        model.set_params(warm_start=True).fit(X, y)
+        return Training(model, accuracy=model.score(X, y))
+    epochs = epochs or model.get_params().get("max_iter", 1)
+    if chunk_size is None:
+        X, y = read_data(path, label, model=model)
+        _check_fits(model, X.shape[1], np.unique(y), path, source)
+        _partial_epochs(model, lambda: [(X, y)], epochs)
+        return Training(model, accuracy=model.score(X, y))
+    chunks = ChunkedFile(path, chunk_size, label=None if label is None else label_option(label),
+                         n_features=model.n_features_in_)
+    _check_fits(model, chunks.n_features, chunks.classes, path, source)
+    _partial_epochs(model, lambda: chunks, epochs)
+    return Training(model, n_rows=chunks.n_rows, chunk_size=chunks.chunk_size)
+
+
+def _partial_epochs(model, blocks, epochs):
+    """Up to ``epochs`` passes of ``partial_fit`` over ``blocks()``; the last is the
+    first after which the model has converged."""
+    for _ in range(epochs):
+        for X, y in blocks():
+            model.partial_fit(X, y)
+        if model.converged_:
+            break
+
+
+def _check_fits(model, n_features, labels, path, source):
+    """Refuse data the model cannot go on learning from, in one line."""
+    if n_features != model.n_features_in_:
+        raise ValueError(f"{path} has {n_features} features; {source} was trained on "
+                         f"{model.n_features_in_}")
+    unknown = sorted(set(np.asarray(labels).tolist()) - set(model.classes_.tolist()), key=str)
+    if unknown:
+        raise ValueError(f"{path} holds labels {', '.join(map(str, unknown))} that {source} "
+                         f"does not know (its classes: "
+                         f"{', '.join(map(str, model.classes_))})")
+
+
 def add_arguments(parser):
     add_data_arguments(parser)
-    parser.add_argument("--model", default="perceptron",
+    parser.add_argument("--model", default=None,
                         help="perceptron, pla, batch, pocket, averaged, voted, linear_unit, "
                              "multiclass, kernel or passive_aggressive (default: perceptron)")
+    parser.add_argument("--resume", metavar="MODEL",
+                        help="go on training the model file MODEL (written with its training "
+                             "state) on DATA, where its run stopped, and write the result to "
+                             "--output. A model with partial_fit continues exactly as if it had "
+                             "never been saved: up to --epochs more epochs of partial_fit "
+                             "(default: its max_iter), ending after the first at which it has "
+                             "converged; pla, batch and pocket run a warm-start fit instead (a "
+                             "new run of max_iter epochs from the saved weights). --set and "
+                             "--tol change its parameters; DATA must have the model's features "
+                             "and labels")
     parser.add_argument("--tol", type=_tol, default=None, metavar="TOL",
                         help="scikit-learn's stopping rule for the models that have it "
                              "(perceptron, averaged, voted, pocket, multiclass, kernel, "
@@ -141,7 +220,8 @@ def add_arguments(parser):
                         help="read the file ROWS rows at a time and train with partial_fit "
                              "(for files larger than memory; online models only)")
     parser.add_argument("--epochs", type=int, default=None,
-                        help="passes over the file with --chunk-size (default: max_iter)")
+                        help="passes over the file with --chunk-size or --resume (default: "
+                             "max_iter)")
     parser.add_argument("--shards", type=int, metavar="S",
                         help="train on S shards by iterative parameter mixing (threads of "
                              "this machine, or the Dask cluster of --scheduler)")
@@ -203,10 +283,33 @@ def with_tol(model, settings, tol, shards=None):
 
 def run(args):
     settings = parse_settings(args.set)
-    model = with_tol(make_estimator(args.model, **settings), settings, args.tol, args.shards)
+    if args.resume is not None:
+        return _run_resumed(args, settings)
+    model = with_tol(make_estimator(args.model or "perceptron", **settings), settings,
+                     args.tol, args.shards)
     training = train(model, args.data, label=args.label, chunk_size=args.chunk_size,
                      epochs=args.epochs, show_progress=show_progress(args), shards=args.shards,
                      scheduler=args.scheduler)
     save(training.model, args.output)
     print("\n".join(training.lines(args.output)))
+    return 0
+
+
+def _run_resumed(args, settings):
+    if args.model is not None:
+        raise ValueError("--model does not go with --resume: the model file says which "
+                         "estimator it holds")
+    if args.shards is not None or args.scheduler is not None:
+        raise ValueError("--shards does not go with --resume: parameter mixing trains anew")
+    model = load(args.resume)
+    if model._model_file is not None:  # a file without training state (format version 1)
+        raise ValueError(f"{args.resume} holds no training state (it was written by an older "
+                         "rosenblatt, or with training_state=False): train afresh instead")
+    model.set_params(**settings)
+    if args.tol is not None:  # only when asked: the saved model keeps its own tol
+        model = with_tol(model, settings, args.tol)
+    training = resume(model, args.data, label=args.label, chunk_size=args.chunk_size,
+                      epochs=args.epochs, source=args.resume)
+    save(training.model, args.output)
+    print("\n".join([f"resumed    {args.resume}"] + training.lines(args.output)))
     return 0

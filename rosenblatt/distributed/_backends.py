@@ -5,40 +5,12 @@ so that the mixing (done by the driver, in that order) and hence the model do
 not depend on the backend, the number of workers, or which task finished first.
 """
 
-import os
 import sys
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import scipy.sparse as sp
 
-
-class ThreadBackend:
-    """Shards in this process, one task per shard on a pool of threads (the
-    kernels release the GIL). The default, and the reference for the Dask backend."""
-
-    name = "threads"
-
-    def __init__(self, n_threads=None):
-        self.n_threads = n_threads or os.cpu_count() or 1
-
-    def build(self, makers):
-        """Run each ``(function, args)`` here; the results are the shards."""
-        return self.map_calls([(function, args) for function, args in makers])
-
-    def map(self, function, shards, *args):
-        """``function(shard, *args)`` for every shard, results in shard order."""
-        return self.map_calls([(function, (shard, *args)) for shard in shards])
-
-    def update(self, function, shards, *args):
-        """The shards after ``function(shard, *args)``, kept where they are."""
-        return self.map(function, shards, *args)
-
-    def map_calls(self, calls):
-        if len(calls) == 1 or self.n_threads == 1:
-            return [function(*args) for function, args in calls]
-        with ThreadPoolExecutor(max_workers=min(self.n_threads, len(calls))) as pool:
-            return list(pool.map(lambda call: call[0](*call[1]), calls))
+from ..base import ThreadBackend
 
 
 class DaskBackend:
@@ -104,21 +76,25 @@ SCATTER_BYTES = 1 << 20
 
 
 def _worth_scattering(value):
-    """Large weights (lists of ``(coef, intercept)``) are scattered; small ones and
-    settings travel with the task."""
-    return isinstance(value, list) and sum(
-        np.asarray(array).nbytes for pair in value for array in pair) > SCATTER_BYTES
+    """Problems with large weights are scattered; small ones and settings travel
+    with the task."""
+    return isinstance(value, dict) and sum(
+        getattr(problem, "coef", np.empty(0)).nbytes for problem in value.values()
+    ) > SCATTER_BYTES
 
 
 def backend_for(client):
-    """The backend for ``client``: a Dask client; ``None`` for the active client if
-    there is one, else threads; ``"threads"`` for threads."""
+    """The backend for ``client``: a Dask client; a scheduler's address (what a
+    pickled estimator keeps of its client, :class:`HoldsClient`); ``None`` for the
+    active client if there is one, else threads; ``"threads"`` for threads."""
     if client == "threads":
         return ThreadBackend()
     if client is None:
         client = _active_client()
         if client is None:
             return ThreadBackend()
+    if isinstance(client, str):
+        client = client_at(client)
     return DaskBackend(client)
 
 
@@ -130,3 +106,71 @@ def _active_client():
         return distributed.default_client()
     except ValueError:  # no client is active
         return None
+
+
+#: Clients this module connected to scheduler addresses, kept so that fitting
+#: again (each fold of a cross-validation) does not open a connection each time.
+_OPENED = {}
+
+
+def client_at(address):
+    """A client of the scheduler at ``address``: the active client if it is that
+    scheduler's, else one connected here (once per address, and not made the
+    default: connecting must not change where the user's other Dask work runs)."""
+    try:
+        import distributed
+    except ImportError:
+        raise ValueError(f"client={address!r} names a Dask scheduler, but distributed is not "
+                         'installed; pip install "rosenblatt[dask]", or pass '
+                         'client="threads".') from None
+    active = _active_client()
+    if active is not None and _address_of(active) == address:
+        return active
+    opened = _OPENED.get(address)
+    if opened is None or opened.status != "running":
+        try:
+            opened = distributed.Client(address, set_as_default=False)
+        except OSError as error:
+            raise ValueError(f"could not connect to a Dask scheduler at client={address!r} "
+                             f"({error}); start it, pass a connected Client, or pass "
+                             'client="threads".') from error
+        _OPENED[address] = opened
+    return opened
+
+
+def _address_of(client):
+    """The scheduler address of a live client (what can be pickled of it)."""
+    return client.scheduler.address
+
+
+class HoldsClient:
+    """For estimators with a ``client`` parameter that may be a live Dask client,
+    which can be neither copied nor pickled (it holds sockets and asyncio tasks).
+
+    * :func:`sklearn.base.clone` (``cross_val_score``, grid searches) clones every
+      other parameter as usual; the clone shares the same client, never a copy,
+      so every fold trains on the user's cluster.
+    * Pickling keeps the client's scheduler address instead, a string that
+      :func:`backend_for` connects to again when the unpickled estimator fits.
+
+    Put it before ``BaseEstimator`` in the bases.
+    """
+
+    def __sklearn_clone__(self):
+        client = getattr(self, "client", None)
+        if client is None or isinstance(client, str):
+            return super().__sklearn_clone__()
+        # clone a stand-in that shares everything but the client, then hand the
+        # client itself to the clone (scikit-learn would deep-copy it)
+        stand_in = object.__new__(type(self))
+        stand_in.__dict__.update(self.__dict__, client=None)
+        clone = super(HoldsClient, stand_in).__sklearn_clone__()
+        clone.client = client
+        return clone
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # a copy: self keeps its client
+        client = state.get("client")
+        if client is not None and not isinstance(client, str):
+            state["client"] = _address_of(client)
+        return state

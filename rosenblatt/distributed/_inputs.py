@@ -2,7 +2,10 @@
 
 Each input kind becomes a plan: how to build every shard (a function and its
 arguments, run where the shard will live), the classes, and the number of
-features. Rows keep their order: shard ``k`` holds the ``k``-th run of rows.
+features. Shard ``k`` holds the ``k``-th run of rows, except that rows in this
+process's memory can be dealt to the shards at random (``Plan.makers(indices,
+deal)``): shards that each hold one source of the data (a file's halves from
+different writers, rows sorted by date) make mixing converge slowly.
 """
 
 import os
@@ -12,22 +15,26 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._validation import check_classes
-from ._shards import FileShard, make_shard, scan_files
+from ..datasets import ChunkedFile
+from ._shards import FileShard, make_shard
 
 
 @dataclass
 class Plan:
-    """How to build the shards: ``makers(seeds)`` gives a ``(function, args)`` per
-    shard (the seeds are drawn after the starting weights, as the serial
-    estimator draws its permutations after them)."""
+    """How to build the shards: ``makers(indices, deal=None)`` gives a
+    ``(function, args)`` per shard, ``indices`` its place among the shards
+    (``None`` for the only one) and ``deal`` a permutation of the rows to deal
+    (in-memory inputs only: ``dealable``)."""
 
-    makers: object          # seeds -> [(function, args)] per shard
+    makers: object          # (indices, deal) -> [(function, args)] per shard
     n_shards: int
     classes: np.ndarray
     n_features: int
     places: list = None     # worker of each shard (Dask inputs), or None
     feature_names: np.ndarray = None
     files: bool = False
+    dealable: bool = False  # rows in memory, which can be dealt at random
+    n_rows: int = None
 
 
 def is_file_list(X):
@@ -40,24 +47,28 @@ def is_dask_collection(X):
 
 
 def plan_arrays(X, y, sample_weight, n_shards, classes):
-    """Contiguous row blocks of validated in-memory ``X, y`` (dense or CSR)."""
+    """Row blocks of validated in-memory ``X, y`` (dense or CSR): contiguous, or
+    dealt by a permutation of the rows (each shard's rows kept in their order)."""
     n_shards = min(n_shards, X.shape[0])
     bounds = np.linspace(0, X.shape[0], n_shards + 1).astype(int)
 
-    def makers(seeds):
+    def makers(indices, deal=None):
         out = []
         for k in range(n_shards):
-            rows = slice(bounds[k], bounds[k + 1])
+            rows = slice(bounds[k], bounds[k + 1]) if deal is None else \
+                np.sort(deal[bounds[k]:bounds[k + 1]])
             weights = None if sample_weight is None else sample_weight[rows]
-            out.append((make_shard, (X[rows], y[rows], weights, seeds[k], classes)))
+            out.append((make_shard, (X[rows], y[rows], weights, indices[k], classes)))
         return out
 
-    return Plan(makers, n_shards, classes, X.shape[1])
+    return Plan(makers, n_shards, classes, X.shape[1], dealable=True, n_rows=X.shape[0])
 
 
 def plan_files(paths, y, n_shards, classes, backend, chunk_size, label):
     """Files read on the workers, a block of ``chunk_size`` rows at a time; the
-    files are dealt to the shards in turn (files in a shard keep their order)."""
+    files are dealt to the shards in turn (files in a shard keep their order).
+    Every file is scanned first (on the workers) so that files that cannot be one
+    training set are refused here, by name, not deep inside training."""
     if y is not None:
         raise ValueError("with a list of files the labels are read from the files (the "
                          "label column, or LIBSVM's first field); pass y=None.")
@@ -65,26 +76,82 @@ def plan_files(paths, y, n_shards, classes, backend, chunk_size, label):
     n_shards = min(n_shards, len(paths))
     groups = [tuple(paths[k::n_shards]) for k in range(n_shards)]
     scans = backend.map_calls([(scan_files, (group, chunk_size, label)) for group in groups])
-    found = check_classes(np.concatenate([labels for _, labels, _ in scans]))
+    scans = [scan for group in scans for scan in group]
+    found = check_classes(np.concatenate([scan.classes for scan in scans]))
     if classes is None:
         classes = found
     elif not np.isin(found, classes).all():
         raise ValueError(f"the files hold labels {found.tolist()!r}, not all among "
                          f"classes={classes.tolist()!r}.")
-    n_features = max(features for _, _, features in scans)
+    n_features = common_width(scans)
 
-    def makers(seeds):
-        return [(FileShard, (group, chunk_size, label, n_features, classes, seeds[k]))
+    def makers(indices, deal=None):
+        return [(FileShard, (group, chunk_size, label, n_features, classes, indices[k]))
                 for k, group in enumerate(groups)]
 
     return Plan(makers, n_shards, classes, n_features, files=True)
 
 
+@dataclass(frozen=True)
+class FileScan:
+    """What one streaming pass learns of a file: its format (``ChunkedFile.kind``:
+    ``"npy"``, ``"csv"`` or ``"libsvm"``), rows, labels and feature columns."""
+
+    path: str
+    kind: str
+    n_rows: int
+    classes: np.ndarray
+    n_features: int
+
+    @property
+    def dense(self):
+        return self.kind != "libsvm"
+
+
+def scan_files(paths, chunk_size, label):
+    """A :class:`FileScan` per file of a shard, read on its worker (the driver
+    then checks that the files agree, :func:`common_width`)."""
+    scans = []
+    for path in paths:
+        chunks = ChunkedFile(path, chunk_size, label=label)
+        scans.append(FileScan(os.fspath(path), chunks.kind, chunks.n_rows,
+                              np.asarray(chunks.classes), chunks.n_features))
+    return scans
+
+
+def common_width(scans):
+    """The number of features of files that make one training set.
+
+    LIBSVM files name their features, so a file that does not use the last ones
+    is narrower only in appearance: they are read at the largest width, as
+    scikit-learn's ``load_svmlight_files`` does. CSV and ``.npy`` columns are
+    features by position, so files of different widths would put different
+    features in one column: they are refused, as is a mix of LIBSVM with CSV or
+    ``.npy`` (whose columns would have to be matched to LIBSVM indices).
+    """
+    dense = [scan for scan in scans if scan.dense]
+    sparse = [scan for scan in scans if not scan.dense]
+    if dense and sparse:
+        raise ValueError(
+            f"the files mix LIBSVM ({sparse[0].path}) with CSV/.npy ({dense[0].path}); "
+            "the files of one training set must share one format: convert them to "
+            "LIBSVM, or all to CSV/.npy with the same columns.")
+    first = scans[0]
+    for scan in dense:
+        if scan.n_features != first.n_features:
+            raise ValueError(
+                "all CSV/.npy files of one training set must have the same columns; "
+                f"{first.path} has {first.n_features} feature column(s), {scan.path} has "
+                f"{scan.n_features}. Give every file the same feature columns (and the "
+                "label in the same column), or train on them separately.")
+    return max(scan.n_features for scan in scans)
+
+
 def dask_arrays(X, y, sample_weight):
-    """``X``, ``y`` and ``sample_weight`` as Dask arrays with the same row blocks
-    and every column in one block (a column-chunked ``X`` is rechunked: a shard
-    needs whole rows). DataFrames and Series go through
-    ``to_dask_array(lengths=True)``, which also finds unknown partition sizes."""
+    """``X``, ``y`` and ``sample_weight`` as Dask arrays of known row counts, one
+    label and weight per row (their blocks are then set by :func:`by_rows`).
+    DataFrames and Series go through ``to_dask_array(lengths=True)``, which also
+    finds unknown partition sizes; arrays of unknown block sizes get them computed."""
     import dask.array as da
 
     feature_names = None
@@ -93,29 +160,47 @@ def dask_arrays(X, y, sample_weight):
         X = X.to_dask_array(lengths=True)
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (n_samples, n_features); got {X.ndim} dimension(s).")
-    if len(X.chunks[1]) > 1:
-        X = X.rechunk({1: -1})
+    X = _known_rows(X)
     if y is None:
         raise ValueError("y is needed with a Dask array X: a Dask array or Series of labels "
                          "with one label per row.")
     if hasattr(y, "to_dask_array"):
         y = y.to_dask_array(lengths=True)
-    y = y if is_dask_collection(y) else da.from_array(np.asarray(y), chunks=X.chunks[0])
+    y = _known_rows(y) if is_dask_collection(y) else \
+        da.from_array(np.asarray(y), chunks=-1)
     if y.shape[0] != X.shape[0]:
         raise ValueError(f"X has {X.shape[0]} rows but y has {y.shape[0]} labels; y must "
                          "hold one label per row of X.")
-    if y.chunks[0] != X.chunks[0]:
-        y = y.rechunk({0: X.chunks[0]})  # the same row blocks as X
     if sample_weight is not None:
-        sample_weight = sample_weight if is_dask_collection(sample_weight) else \
-            da.from_array(np.asarray(sample_weight, dtype=np.float64), chunks=X.chunks[0])
-        sample_weight = sample_weight.rechunk({0: X.chunks[0]})
+        sample_weight = _known_rows(sample_weight) if is_dask_collection(sample_weight) else \
+            da.from_array(np.asarray(sample_weight, dtype=np.float64), chunks=-1)
+        if sample_weight.shape[0] != X.shape[0]:
+            raise ValueError(f"X has {X.shape[0]} rows but sample_weight has "
+                             f"{sample_weight.shape[0]} weights; pass one weight per row of X.")
     return X, y, sample_weight, feature_names
 
 
+def _known_rows(array):
+    """``array`` with the sizes of its row blocks known (they are needed to cut
+    the rows into shards; ``to_dask_array()`` without lengths leaves them unknown)."""
+    if any(np.isnan(size) for size in array.chunks[0]):
+        array = array.compute_chunk_sizes()
+    return array
+
+
 def plan_dask(X, y, sample_weight, n_shards, classes, backend):
-    """Shards of consecutive row blocks of Dask arrays, each built on the worker
-    that already holds most of its blocks (computed there, if they were not)."""
+    """Shards of Dask arrays, balanced by rows whatever the blocks are.
+
+    There are ``min(n_shards, n_rows)`` shards and shard ``k`` holds rows
+    ``bounds[k]:bounds[k + 1]`` with ``bounds = linspace(0, n_rows, S + 1)``,
+    the rows :func:`plan_arrays` gives it, so a Dask input makes the same shards
+    (and the same model) as the equal NumPy input. Grouping whole blocks could
+    not: blocks of 40 and 60 rows make one shard of two. So ``X``, ``y`` and
+    ``sample_weight`` are rechunked along rows to the shards' sizes (nothing to
+    do when the blocks already are those) and each block becomes one shard. On a
+    Dask cluster the blocks are computed on the workers and each shard is built
+    on the worker that holds its block, so its rows do not move again.
+    """
     import dask
 
     X, y, sample_weight, feature_names = dask_arrays(X, y, sample_weight)
@@ -123,18 +208,14 @@ def plan_dask(X, y, sample_weight, n_shards, classes, backend):
         import dask.array as da
 
         classes = check_classes(da.unique(y).compute())
+    sizes = shard_sizes(X.shape[0], n_shards)
+    X, y = by_rows(X, sizes), by_rows(y, sizes)
+    sample_weight = None if sample_weight is None else by_rows(sample_weight, sizes)
     blocks_X = list(X.to_delayed().ravel())
     blocks_y = list(y.to_delayed().ravel())
     blocks_w = None if sample_weight is None else list(sample_weight.to_delayed().ravel())
-    n_shards = min(n_shards, len(blocks_X))
-    rows = np.cumsum((0,) + X.chunks[0])
-    bounds = np.searchsorted(rows, np.linspace(0, rows[-1], n_shards + 1), side="left")
-    bounds[-1] = len(blocks_X)
-    groups = [range(bounds[k], bounds[k + 1]) for k in range(n_shards)]
-    groups = [group for group in groups if len(group)]
     if backend.name == "threads":
-        computed = dask.compute(blocks_X, blocks_y, blocks_w)
-        blocks_X, blocks_y, blocks_w = computed
+        blocks_X, blocks_y, blocks_w = dask.compute(blocks_X, blocks_y, blocks_w)
         places = None
     else:
         from distributed import wait
@@ -144,18 +225,32 @@ def plan_dask(X, y, sample_weight, n_shards, classes, backend):
         blocks_w = None if blocks_w is None else client.compute(blocks_w)
         wait(blocks_X)  # so that who_has knows where each block is
         holders = client.who_has(blocks_X)
-        places = [_most_held([holders.get(blocks_X[b].key, ()) for b in group],
-                             backend.workers, k) for k, group in enumerate(groups)]
-    def makers(seeds):
-        out = []
-        for k, group in enumerate(groups):
-            parts_w = None if blocks_w is None else [blocks_w[b] for b in group]
-            out.append((make_shard, ([blocks_X[b] for b in group],
-                                     [blocks_y[b] for b in group], parts_w, seeds[k], classes)))
-        return out
+        places = [_most_held([holders.get(block.key, ())], backend.workers, k)
+                  for k, block in enumerate(blocks_X)]
 
-    return Plan(makers, len(groups), classes, X.shape[1], places=places,
+    def makers(indices, deal=None):
+        return [(make_shard, (blocks_X[k], blocks_y[k],
+                              None if blocks_w is None else blocks_w[k], indices[k], classes))
+                for k in range(len(sizes))]
+
+    return Plan(makers, len(sizes), classes, X.shape[1], places=places,
                 feature_names=feature_names)
+
+
+def shard_sizes(n_rows, n_shards):
+    """The rows of each of ``min(n_shards, n_rows)`` shards, split as
+    :func:`plan_arrays` splits them."""
+    if n_rows == 0:
+        raise ValueError("X has no rows; a Dask array with at least one row is needed.")
+    n_shards = min(n_shards, n_rows)
+    return tuple(np.diff(np.linspace(0, n_rows, n_shards + 1).astype(int)).tolist())
+
+
+def by_rows(array, sizes):
+    """``array`` in one block per shard: ``sizes`` rows each, every column in one
+    block (so that a block is a shard's whole rows)."""
+    chunks = {0: sizes, **{axis: -1 for axis in range(1, array.ndim)}}
+    return array.rechunk(chunks)
 
 
 def _most_held(holders, workers, k):

@@ -86,6 +86,24 @@ class Averaging(RuleState):
 
     published = mean
 
+    def mixed(self, before, parts, mu, coef, intercept, seen):
+        """Averaging on shards: the sums of the weights after each example add up
+        over the shards (each shard's copy went on from ``before``), so the mean is
+        over every running weight vector any shard held; ``u`` and ``β`` are set
+        so that :meth:`total` gives that sum at the mixed weights."""
+        start = self.total(before.coef.astype(np.float64), before.intercept,
+                           int(before.seen[0]))
+        coef_total, intercept_total = start[0].copy(), start[1].copy()
+        for part in parts:  # float32 running weights are summed in float64
+            part_coef, part_intercept = part.state.total(part.coef.astype(np.float64),
+                                                         part.intercept, int(part.seen[0]))
+            coef_total += part_coef - start[0]
+            intercept_total += part_intercept - start[1]
+        u = -coef_total if self.decayed else \
+            (seen + 1) * coef - self.coef_start - coef_total
+        beta = (seen + 1) * intercept - self.intercept_start - intercept_total
+        return Averaging(u, beta, self.coef_start, self.intercept_start, self.decayed)
+
     def is_finite(self, problem):
         # the check after every epoch, without building the mean (see the kernel)
         seen = int(problem.seen[0])

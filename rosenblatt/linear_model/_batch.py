@@ -1,5 +1,7 @@
 """The batch perceptron rule of CISC 271 §30.2."""
 
+import numpy as np
+
 from .. import _kernels
 from ..base import (
     NATURAL_ORDER,
@@ -11,6 +13,13 @@ from ..base import (
 )
 from ._heaviside import H0_CONSTRAINT, StepFunction
 from ._online import update_log
+
+
+def steps_add(updates):
+    """μ of a batch rule on shards: each shard's step is its part of the sum over
+    every row (``Σ sw e x`` over its rows), so the parts add (μ = 1): the mixed
+    step is the serial one, up to the order of a floating-point sum."""
+    return np.ones(len(updates))
 
 
 class BatchPerceptron(StepFunction, Traced, LinearModel, EpochLoop, PerceptronClassifier):
@@ -141,8 +150,11 @@ class BatchPerceptron(StepFunction, Traced, LinearModel, EpochLoop, PerceptronCl
         self.n_iter_no_change = n_iter_no_change
         self.n_jobs = n_jobs
 
-    def _epoch_order(self, problem, n):
+    def _epoch_order(self, problem, stream, n):
         return NATURAL_ORDER  # a step sees every row at once
+
+    def _mixing_weights(self, updates, mixing):
+        return steps_add(updates)
 
     def _epoch(self, problem, data, order):
         recorder = problem.recorder

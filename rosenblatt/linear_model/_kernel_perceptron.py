@@ -90,6 +90,10 @@ class DualState(RuleState):
 
     FIELDS = ("support", "dual", "sequence", "steps", "positions")
 
+    cannot_mix = ("its dual form keeps support vectors of every shard and has no weight "
+                  "vector to mix; use Perceptron or AveragedPerceptron on explicit features "
+                  "(e.g. rosenblatt.preprocessing.degree2_products)")
+
     def begin_call(self, X, intercept, gram):
         """``f`` on the rows of ``X``, computed once per call."""
         if self._X is not X:
@@ -393,9 +397,17 @@ class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifi
     >>> y = (X ** 2).sum(axis=1) > 1.4
     >>> with warnings.catch_warnings():
     ...     warnings.simplefilter("ignore")  # a budget this small never makes a clean pass
-    ...     model = KernelPerceptron(budget=10, max_iter=10, random_state=0).fit(X, y)
-    >>> model.support_vectors_.shape[0], round(model.score(X, y), 3)
-    (10, 0.8)
+    ...     models = [KernelPerceptron(budget=10, max_iter=10, random_state=seed).fit(X, y)
+    ...               for seed in range(8)]
+    >>> {model.support_vectors_.shape[0] for model in models}
+    {10}
+
+    The last weights depend on which vectors the random removals happened to keep:
+    over these eight seeds the training accuracy ranges from 0.48 to 0.96.
+
+    >>> scores = [model.score(X, y) for model in models]
+    >>> round(min(scores), 2), round(max(scores), 2)
+    (0.48, 0.96)
     """
 
     _PARAMETERS = ("kernel", "degree", "gamma", "coef0", "voting", "cache_size", "budget",

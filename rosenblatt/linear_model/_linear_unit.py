@@ -9,6 +9,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
 from .. import _kernels
+from ._batch import steps_add
 from ..base import (
     NATURAL_ORDER,
     EpochLoop,
@@ -64,7 +65,33 @@ class LossHistory(RuleState):
         return converged, converged
 
 
-class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
+class SquaredLossStop:
+    """Mixin: the linear unit's stopping rule, on the squared loss ``E(w)`` over
+    every row (summed over the shards), measured at the start and after each epoch."""
+
+    def _needs_scores(self, problem, before):
+        return self.tol is not None and (not before or problem.state.start_loss is None)
+
+    def _scores(self, problem, data):
+        return {"loss": _loss(problem, data)} if self.tol is not None else {}
+
+    def _begin(self, problem, scores):
+        problem.state.begin(scores["loss"], problem.coef, problem.intercept)
+
+    def _stop(self, problem, scores, n_updates):
+        """Converged when the loss settles; stopped, with the weights of least loss
+        restored, when it diverges (see :meth:`LossHistory.record`). With
+        ``tol=None``: every epoch up to ``max_iter``, no loss computed."""
+        if self.tol is None:
+            return False
+        stop, problem.converged = problem.state.record(
+            scores["loss"], problem.coef, problem.intercept, problem.n_iter, self.tol,
+            self.solver,
+        )
+        return stop
+
+
+class LinearUnit(OnlineMixin, SquaredLossStop, LinearModel, EpochLoop, PerceptronClassifier):
     """Linear unit (Adaline): least squares on the unthresholded output, sign to predict.
 
     The output is ``o = w·x + b`` and the loss ``E(w) = ½ Σ (y − o)²`` with
@@ -210,29 +237,34 @@ class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
         self.n_iter_no_change = n_iter_no_change
         self.n_jobs = n_jobs
 
-    def _before_training(self, X, weights, partial):
+    def _before_training(self, shards, backend, partial):
         if not partial or not hasattr(self, "eta_") or self._problems[0].n_iter == 0:
-            self.eta_ = self.eta if self.eta != "auto" else self._stable_eta(X, weights)
+            self.eta_ = self.eta if self.eta != "auto" else self._stable_eta(shards, backend)
 
-    def _stable_eta(self, X, weights):
-        """A step that cannot make the loss grow (see the class docstring)."""
-        squared_norms = row_norms(X, squared=True) + float(self.fit_intercept)
+    def _stable_eta(self, shards, backend):
+        """A step that cannot make the loss grow (see the class docstring), from
+        every shard's rows."""
         if self.solver == "sgd":
-            return 1.0 / float(np.max(weights * squared_norms))
-        return 1.0 / _largest_eigenvalue(X, weights, self.fit_intercept)
+            return 1.0 / max(backend.map(largest_scaled_norm, shards, self.fit_intercept))
+        size = self._problems[0].coef.shape[-1] + int(self.fit_intercept)
+        return 1.0 / largest_eigenvalue(
+            lambda v: in_order_sum(backend.map(gram_part, shards, self.fit_intercept,
+                                               np.asarray(v))), size)
 
     def _new_state(self, coef, intercept):
         return LossHistory()
 
-    def _epoch_order(self, problem, n):
+    def _epoch_order(self, problem, stream, n):
         if self.solver == "batch":
             return NATURAL_ORDER  # the step sees every row at once
-        return super()._epoch_order(problem, n)
+        return super()._epoch_order(problem, stream, n)
+
+    def _mixing_weights(self, updates, mixing):
+        if self.solver == "batch":
+            return steps_add(updates)
+        return super()._mixing_weights(updates, mixing)
 
     def _epoch(self, problem, data, order):
-        history = problem.state
-        if history.start_loss is None and self.tol is not None:
-            history.begin(_loss(problem, data), problem.coef, problem.intercept)
         if self.solver == "sgd":
             n_updates, _ = _kernels.online_epoch(
                 data.Xk, data.y, data.kernel_sw, order, self.eta_, self.fit_intercept,
@@ -242,19 +274,8 @@ class LinearUnit(OnlineMixin, LinearModel, EpochLoop, PerceptronClassifier):
             return n_updates
         _kernels.batch_epoch(data.Xk, data.y, data.sw, self.eta_, self.fit_intercept,
                              _kernels.LINEAR_UNIT, problem.coef, problem.intercept, None)
+        problem.seen[0] += int(np.count_nonzero(data.sw))
         return 1
-
-    def _stop(self, problem, data, n_updates):
-        """Converged when the loss settles; stopped, with the weights of least loss
-        restored, when it diverges (see :meth:`LossHistory.record`). With
-        ``tol=None``: every epoch up to ``max_iter``, no loss computed."""
-        if self.tol is None:
-            return False
-        stop, problem.converged = problem.state.record(
-            _loss(problem, data), problem.coef, problem.intercept, problem.n_iter,
-            self.tol, self.solver,
-        )
-        return stop
 
     def _publish(self):
         curves = tuple(np.array(p.state.losses) for p in self._problems)
@@ -306,7 +327,21 @@ def largest_eigenvalue(gram, size):
                        tol=1e-8)[0])
 
 
-def _largest_eigenvalue(X, weights, fit_intercept):
-    """Largest eigenvalue of ``X̃ᵀ diag(weights) X̃``, ``X̃`` with a column of ones."""
-    return largest_eigenvalue(lambda v: gram_product(X, weights, fit_intercept, v),
-                              X.shape[1] + int(fit_intercept))
+def largest_scaled_norm(shard, fit_intercept):
+    """``max sw ‖x̃‖²`` over a shard's rows (the SGD solver's stable step)."""
+    return max((float(np.max(sw * (row_norms(X, squared=True) + float(fit_intercept)),
+                             initial=0.0)) for X, sw in shard.weighted_rows()), default=0.0)
+
+
+def gram_part(shard, fit_intercept, vector):
+    """A shard's part of ``X̃ᵀ diag(sw) X̃ v`` (the batch solver's stable step)."""
+    return in_order_sum([gram_product(X, sw, fit_intercept, vector)
+                         for X, sw in shard.weighted_rows()])
+
+
+def in_order_sum(parts):
+    """The sum of ``parts`` in their order (so that it does not depend on timing)."""
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    return total

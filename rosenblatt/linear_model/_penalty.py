@@ -12,8 +12,8 @@ import numpy as np
 class Regularized:
     """Mixin: ``penalty``, ``alpha`` and ``l1_ratio`` with scikit-learn's meaning."""
 
-    def _before_training(self, X, weights, partial):
-        super()._before_training(X, weights, partial)
+    def _before_training(self, shards, backend, partial):
+        super()._before_training(shards, backend, partial)
         if self.penalty is not None and self.record:
             raise ValueError(
                 "record=True traces the textbook updates, which a penalty changes at every "
@@ -30,6 +30,22 @@ class Regularized:
                 "penalty was changed between partial_fit calls; the averaged weights kept so "
                 "far cannot follow. Keep penalty fixed, or fit afresh."
             )
+
+    def _mix(self, problem, parts, mu):
+        """Mix the penalty's state with the weights: what the L1 penalty has added
+        up to (``u``) and took from each weight (``q``) move like the weights, by
+        ``μ``; the scale is 1 between epochs and the norms are the mixed weights'."""
+        if problem.penalty is None:
+            return super()._mix(problem, parts, mu)
+        params, scalars, q = problem.penalty
+        u, mixed_q = scalars[2], q.copy()
+        for weight, part in zip(mu, parts):
+            u += weight * (part.penalty[1][2] - scalars[2])
+            mixed_q += weight * (part.penalty[2] - q)
+        super()._mix(problem, parts, mu)
+        coef = problem.coef.astype(np.float64)
+        problem.penalty = (params, np.array([1.0, 0.0, u, float(coef.ravel() @ coef.ravel()),
+                                             float(np.abs(coef).sum())]), mixed_q)
 
     def _l1_ratio(self):
         return {"l2": 0.0, "l1": 1.0}.get(self.penalty, self.l1_ratio)

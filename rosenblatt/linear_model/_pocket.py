@@ -34,6 +34,9 @@ class Pocket(RuleState):
     ``exact_errors`` is recounted on all rows at the end of each call.
     """
 
+    cannot_mix = ("its pocket is judged by the mistakes over all the training rows; use "
+                  "AveragedPerceptron, which also tames inseparable data")
+
     coef: np.ndarray
     intercept: np.ndarray
     check_rows: int = None
@@ -241,8 +244,9 @@ class PocketPerceptron(OnlineRule, Traced, LinearModel, ToleranceStop, EpochLoop
     def _new_state(self, coef, intercept):
         return Pocket.start(coef, intercept, self.check_rows)
 
-    def _train(self, problem, data, partial):
-        super()._train(problem, data, partial)
+    _finishes_calls = True
+
+    def _finish_call(self, problem, data):
         problem.state.count_exactly(data)
 
     def _publish(self):

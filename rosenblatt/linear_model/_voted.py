@@ -47,6 +47,8 @@ class VoteLog(RuleState):
     _bytes: float = 0.0                                    # memory of what is stored
     _warned: bool = False
 
+    cannot_mix = ("its vote keeps every weight vector met in order, which mixing has no "
+                  "counterpart for; use AveragedPerceptron (the vote's usual stand-in)")
     logs_updates = True
     renumberable = False  # the updates are rows of X, cut out after the epochs
 

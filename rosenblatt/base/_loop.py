@@ -1,0 +1,136 @@
+"""The training loop: epochs over shards, a mixing step, the stopping rules.
+
+Every rule made of epochs trains here. A serial ``fit`` is this loop on one
+shard in this process, whose problems train in place; iterative parameter
+mixing (McDonald, Hall & Mann 2010, Alg. 2) is the same loop on several shards,
+each training a copy of every problem for one epoch from the same weights, with
+a mixing step after each epoch. With one shard there is nothing to mix, so one
+shard is the serial fit, bit for bit.
+
+Each epoch:
+
+1. every shard runs one epoch of the rule (:func:`~._shard.shard_epoch`);
+2. the shards' copies of each problem are mixed (:meth:`Problem.mix` and the
+   rule state's ``mixed``): the weights by ``μ`` (``1/S``, or proportional to
+   each shard's mistakes), the averaging sums added, the examples counted;
+3. when the rule's stopping decision needs scores of the new weights (the
+   linear unit's loss, early stopping's held-out accuracy), the shards compute
+   their parts (:func:`~._shard.shard_scores`) and the loop adds them;
+4. the rule decides whether the problem stops (``_stop``), the weights are
+   checked for overflow, and early stopping has its say.
+"""
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._shard import shard_epoch, shard_finish, shard_scores
+
+
+@dataclass
+class MixingRecord:
+    """What the loop saw of each epoch, per shard and problem: the updates and
+    the mixing weights ``μ`` (ones where steps add), and the seconds per epoch."""
+
+    n_problems: int
+    n_shards: int
+    mistakes: list = field(default_factory=list)
+    mu: list = field(default_factory=list)
+    seconds: list = field(default_factory=list)
+
+    def add(self, updates, mu, seconds):
+        self.mistakes.append(updates)
+        self.mu.append(mu)
+        self.seconds.append(seconds)
+
+    def arrays(self):
+        shape = (len(self.mistakes), self.n_shards, self.n_problems)
+        return (np.array(self.mistakes, dtype=np.int64).reshape(shape),
+                np.array(self.mu, dtype=np.float64).reshape(shape), np.array(self.seconds))
+
+
+def train(model, problems, shards, backend, *, epochs, partial, mixing="uniform",
+          record=None):
+    """Train ``problems`` (the driver's) on ``shards`` for up to ``epochs`` epochs.
+
+    Parameters
+    ----------
+    model : estimator
+        Its rule: ``_epoch``, ``_epoch_order``, ``_scores``, ``_stop``, ...
+    problems : list of Problem
+    shards : list
+        Shards (or, on Dask, futures of shards).
+    backend : ThreadBackend or DaskBackend
+        Runs a task on every shard and returns the results in shard order.
+    epochs : int
+    partial : bool
+        A ``partial_fit`` call: no early stopping.
+    mixing : {"uniform", "errors"}
+    record : MixingRecord or None
+    """
+    hold_out = model.validation_fraction if _stops_early(model, partial) else None
+    in_place = len(shards) == 1 and backend.name == "threads"
+    running = list(range(len(problems)))
+    begin = [p for p in running if model._needs_scores(problems[p], before=True)]
+    if begin:
+        scores = _scores(model, problems, begin, shards, backend, hold_out)
+        for p in begin:
+            model._begin(problems[p], scores[p])
+    for _ in range(epochs):
+        if not running:
+            break
+        started = time.perf_counter()
+        for p in running:
+            problems[p].n_iter += 1
+        sent = {p: problems[p] for p in running}
+        results = backend.map(shard_epoch, shards, model, sent, hold_out, not in_place)
+        updates = np.zeros((len(shards), len(problems)), dtype=np.int64)
+        mu = np.zeros((len(shards), len(problems)))
+        for p in running:
+            parts = [result[p] for result in results]
+            updates[:, p] = [n for _, n in parts]
+            if in_place:
+                mu[0, p] = 1.0
+            else:
+                mu[:, p] = model._mixing_weights(updates[:, p], mixing)
+                model._mix(problems[p], [part for part, _ in parts], mu[:, p])
+            problems[p].n_updates += int(updates[:, p].sum())
+        after = [p for p in running
+                 if hold_out or model._needs_scores(problems[p], before=False)]
+        scores = _scores(model, problems, after, shards, backend, hold_out) if after else {}
+        for p in list(running):
+            problem = problems[p]
+            if model._on_epoch is not None and model._reports_epochs:
+                model._on_epoch(problem)
+            stop = model._stop(problem, scores.get(p, {}), int(updates[:, p].sum()))
+            problem.check_finite(type(model).__name__, f"in epoch {problem.n_iter}")
+            if not stop and hold_out and model._held_out_stalled(problem, scores[p]):
+                problem.stopped_early = stop = True
+            if stop:
+                running.remove(p)
+        if record is not None:
+            record.add(updates, mu, time.perf_counter() - started)
+    if model._finishes_calls:
+        finished = backend.map(shard_finish, shards, model, dict(enumerate(problems)),
+                               hold_out, not in_place)
+        if not in_place:
+            for p, problem in finished[0].items():
+                problem.stopped_early = problems[p].stopped_early
+                problems[p] = problem
+
+
+def _stops_early(model, partial):
+    return bool(getattr(model, "early_stopping", False)) and not partial
+
+
+def _scores(model, problems, which, shards, backend, hold_out):
+    """The rule's scores of ``problems[which]``, added over the shards in shard order."""
+    parts = backend.map(shard_scores, shards, model, {p: problems[p] for p in which},
+                        hold_out)
+    total = {p: {} for p in which}
+    for part in parts:
+        for p, scores in part.items():
+            for name, value in scores.items():
+                total[p][name] = total[p].get(name, 0.0) + value
+    return total
