@@ -6,8 +6,9 @@
 
 1. Accuracy at equal epochs (a9a -> a9a.t, w8a 80/20, MNIST t10k one-vs-rest 8000/2000)
    of ParameterMixing with S = 1..32 shards against the serial estimator, for the
-   averaged perceptron (target: within 0.5 point of serial) and the last weights of
-   the plain perceptron; and the epochs each S needs to come within 0.5 point of the
+   averaged perceptron (target: within 0.5 point of serial; rows dealt to the shards
+   at random, the default, and in contiguous blocks) and the last weights of the
+   plain perceptron; and the epochs each S needs to come within 0.5 point of the
    serial averaged accuracy at 10 epochs.
 2. Speed-up. Measured: one epoch on a 2-process LocalCluster at S = 2 against the
    serial epoch (CPU time of this process for serial, wall time for the cluster,
@@ -35,9 +36,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 
 from rosenblatt import AveragedPerceptron, Perceptron
+from rosenblatt.base._shard import shard_epoch
 from rosenblatt.distributed import ParameterMixing
-from rosenblatt.distributed._shards import Rule, make_shard, shard_epoch
-from rosenblatt.engine import run_epoch
+from rosenblatt.distributed._shards import make_shard
 
 DATA = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data"
 BANDWIDTH = 1.25e9  # bytes per second per link (10 Gbit/s)
@@ -78,8 +79,8 @@ def real_sets():
 def accuracy_table(shard_counts, epochs):
     print(f"\n## 1. Accuracy on the test split after {epochs} epochs (shuffled every epoch, "
           "seed 0)\n")
-    print(f"{'data':22s} {'S':>3s} {'averaged':>9s} {'Δ serial':>9s} {'last w':>7s} "
-          f"{'epochs to serial-0.5':>21s}")
+    print(f"{'data':22s} {'S':>3s} {'averaged':>9s} {'Δ serial':>9s} {'contiguous':>10s} "
+          f"{'last w':>7s} {'epochs to serial-0.5':>21s}")
     passed = True
     for name, (X, y, Xt, yt) in real_sets().items():
         serial = AveragedPerceptron(max_iter=epochs, random_state=0).fit(X, y).score(Xt, yt)
@@ -88,12 +89,16 @@ def accuracy_table(shard_counts, epochs):
         for S in shard_counts:
             averaged = ParameterMixing(AveragedPerceptron(max_iter=epochs, random_state=0),
                                        n_shards=S, client="threads").fit(X, y).score(Xt, yt)
+            contiguous = ParameterMixing(AveragedPerceptron(max_iter=epochs, random_state=0),
+                                         n_shards=S, shard_rows="contiguous",
+                                         client="threads").fit(X, y).score(Xt, yt)
             last = ParameterMixing(Perceptron(max_iter=epochs, random_state=0), n_shards=S,
                                    client="threads").fit(X, y).score(Xt, yt)
             needed = epochs_to_reach(X, y, Xt, yt, S, serial - 0.005, 3 * epochs)
             gap = averaged - serial
             passed &= gap >= -0.005
-            print(f"{name:22s} {S:3d} {averaged:9.4f} {gap:+9.4f} {last:7.4f} {needed:>21s}")
+            print(f"{name:22s} {S:3d} {averaged:9.4f} {gap:+9.4f} {contiguous:10.4f} "
+                  f"{last:7.4f} {needed:>21s}")
     print(f"\n{'PASS' if passed else 'FAIL'}  averaged IPM within 0.5 point of serial at equal "
           "epochs, every set and S")
 
@@ -123,18 +128,23 @@ def round_trip(client, n=40):
 
 
 def shard_cpu_times(X, y, S, epoch=1):
-    """Each shard's epoch task alone (order, weights, kernel), as thread CPU time:
-    what a worker would spend. S = 1 is the serial epoch."""
-    rule = Rule(kind="online", residual="perceptron", layout="binary", n_classes=2, eta=1.0,
-                fit_intercept=True, shuffle="every_epoch", average=True, track_loss=False)
+    """Each shard's epoch task alone (a copy of the problem, the order, the
+    kernel), as thread CPU time: what a worker would spend. S = 1 is the serial
+    epoch."""
+    model = AveragedPerceptron(random_state=0)
+    model.classes_ = np.array([-1.0, 1.0])
+    model._problems = model._start_problems(X, model._problem_rngs(np.random.RandomState(0)),
+                                            warm=False)
+    model._start_streams()
+    problem = model._problems[0]
+    problem.n_iter = epoch
     bounds = np.linspace(0, X.shape[0], S + 1).astype(int)
-    weights = [(np.zeros(X.shape[1]), np.zeros(1))]
     times = []
     for k in range(S):
         rows = slice(bounds[k], bounds[k + 1])
-        shard = make_shard(X[rows], y[rows], None, k, np.array([-1.0, 1.0]))
+        shard = make_shard(X[rows], y[rows], None, None if S == 1 else k, model.classes_)
         start = time.thread_time()
-        shard_epoch(shard, weights, rule, epoch)
+        shard_epoch(shard, model, {0: problem}, None, True)
         times.append(time.thread_time() - start)
     return times
 
@@ -176,7 +186,7 @@ def speedup(cluster_rows, model_rows, n_features, rounds, shard_counts):
     print(f"\n## 2. Speed-up per epoch, dense float64 x {n_features}, AveragedPerceptron, "
           "shuffled every epoch\n")
     X, y = dense_problem(cluster_rows, n_features)
-    run_epoch(X[:100], y[:100], np.zeros(n_features), np.zeros(1), average=True)  # compile
+    AveragedPerceptron(max_iter=1).fit(X[:100], y[:100])  # compile
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                       dashboard_address=None, env={"NUMBA_NUM_THREADS": "1"}) as cluster, \
             Client(cluster) as client:

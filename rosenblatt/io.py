@@ -79,8 +79,8 @@ def save(model, path, *, training_state=True):
     ['yes']
 
     A model trained by :class:`~rosenblatt.distributed.ParameterMixing` is saved
-    as the estimator it trained (its ``estimator_``), without training state
-    (the shards kept it). So is a model read from a file without training state.
+    as the estimator it trained (its ``estimator_``), with its mixed training
+    state. A model read from a file without training state is saved without it.
     """
     if type(model).__name__ == "ParameterMixing" and hasattr(model, "estimator_"):
         model = model.estimator_

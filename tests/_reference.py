@@ -12,14 +12,14 @@ import numpy as np
 def orders(rng, n, shuffle, epochs):
     """The row order of each epoch as the estimators document it: with shuffling,
     one seed drawn from ``rng`` after the starting weights; epoch ``e`` (from 1)
-    visits ``RandomState([seed, e]).permutation(n)``, and ``shuffle="once"``
+    visits ``default_rng([seed, e]).permutation(n)``, and ``shuffle="once"``
     keeps the first epoch's for every epoch."""
     if shuffle == "none":
         return [np.arange(n)] * epochs
     seed = rng.randint(2**31 - 1)
     if shuffle == "once":
-        return [np.random.RandomState([seed, 1]).permutation(n)] * epochs
-    return [np.random.RandomState([seed, e]).permutation(n) for e in range(1, epochs + 1)]
+        return [np.random.default_rng([seed, 1]).permutation(n)] * epochs
+    return [np.random.default_rng([seed, e]).permutation(n) for e in range(1, epochs + 1)]
 
 
 def start_weights(init, n_features, fit_intercept, rng):

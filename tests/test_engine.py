@@ -218,9 +218,10 @@ def test_several_shards_equal_mixing_the_serial_estimator_by_hand(cls, params):
 
 
 @pytest.mark.parametrize("cls", [AveragedPerceptron, MulticlassPerceptron])
-def test_mixed_averaging_is_the_mean_of_every_weight_vector_any_shard_held(cls):
-    """Written out: each shard, from the mixed weights, visits its rows; the mean
-    is over the weights after every row of every shard in every epoch."""
+def test_mixed_averaging_publishes_the_mean_of_the_last_epochs_weights(cls):
+    """Written out: each shard, from the mixed weights, visits its rows; the model
+    publishes the mean of the weights after every row of every shard in the last
+    epoch, and keeps the sums over every epoch for a serial partial_fit."""
     X, y = integer_blobs(n=60, d=3, seed=1, separable=False)
     params = {"average": True} if cls is MulticlassPerceptron else {}
     model = ParameterMixing(cls(shuffle="none", max_iter=3, **params), n_shards=2,
@@ -233,7 +234,9 @@ def test_mixed_averaging_is_the_mean_of_every_weight_vector_any_shard_held(cls):
     W, b = np.zeros((n_classes, 3)), np.zeros(n_classes)
     total_W, total_b, count = np.zeros_like(W), np.zeros_like(b), 0
     halves = (slice(0, 30), slice(30, 60))
-    for _ in range(model.n_iter_):
+    for epoch in range(model.n_iter_):
+        if epoch == model.n_iter_ - 1:  # the last epoch's mean is published
+            last_W, last_b, last_count = total_W.copy(), total_b.copy(), count
         parts = []
         for rows in halves:
             w, c = W.copy(), b.copy()
@@ -257,11 +260,18 @@ def test_mixed_averaging_is_the_mean_of_every_weight_vector_any_shard_held(cls):
             parts.append((w, c))
         W = W + sum((w - W) / 2 for w, _ in parts)
         b = b + sum((c - b) / 2 for _, c in parts)
-    expected = (total_W / count, total_b / count)
+    expected = ((total_W - last_W) / (count - last_count),
+                (total_b - last_b) / (count - last_count))
+    history = (total_W / count, total_b / count)
     if cls is AveragedPerceptron:
         expected = (expected[0][1:], expected[1][1:])
+        history = (history[0][1:], history[1][1:])
     np.testing.assert_allclose(model.coef_, expected[0], atol=1e-10)
     np.testing.assert_allclose(model.intercept_, expected[1], atol=1e-10)
+    state = model.estimator_._problems[0].state  # the sums over every epoch
+    np.testing.assert_allclose(state.mean(*(np.asarray(a) for a in (
+        model.estimator_._problems[0].coef, model.estimator_._problems[0].intercept)),
+        count)[0], history[0].squeeze(), atol=1e-10)
 
 
 def test_tol_stops_on_the_loss_over_every_shard():
@@ -359,3 +369,29 @@ def test_pla_reports_every_update_once():
     with on_epoch(PLA(random_state=0), lambda problem: seen.append(problem.n_iter)) as model:
         model.fit(X, y)
     assert seen == list(range(1, model.n_iter_ + 1))
+
+
+def test_the_command_lines_stopping_rule_does_not_change_with_shards(tmp_path, capsys):
+    """``rosenblatt train`` gives every model scikit-learn's ``tol=1e-3``; with
+    ``--shards 1`` it used to drop it (1,000 epochs and a warning instead of 10)."""
+    from rosenblatt.cli import main
+    from rosenblatt.io import load
+
+    X, y = integer_blobs(n=300, d=4, seed=6, separable=False)
+    data = tmp_path / "noisy.csv"
+    np.savetxt(data, np.column_stack([X, y]), delimiter=",", header="a,b,c,d,y",
+               comments="")
+    fitted = {}
+    for extra in ([], ["--shards", "1"], ["--shards", "3"]):
+        out = tmp_path / f"m{len(extra)}{extra[-1] if extra else ''}.npz"
+        assert main(["train", str(data), "--model", "averaged", "--set", "random_state=0",
+                     "-o", str(out), "--quiet", *extra]) == 0
+        assert "stopping   tol=0.001" in capsys.readouterr().out
+        fitted[tuple(extra)] = load(out)
+    serial, one, three = fitted.values()
+    assert serial.tol == one.tol == three.tol == 1e-3
+    assert serial.n_iter_ == one.n_iter_ < 100 and three.n_iter_ < 100
+    assert_array_equal(serial.coef_, one.coef_)
+    assert main(["train", str(data), "--shards", "2", "--epochs", "3", "-o",
+                 str(tmp_path / "x.npz")]) == 2
+    assert "--epochs counts passes" in capsys.readouterr().err

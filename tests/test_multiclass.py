@@ -133,14 +133,18 @@ def test_mnist_accuracy_at_least_sklearn(shared_data):
     X = (images / 255.0).astype(np.float32)
     # the t10k file split in order: the first 8000 digits train, the last 2000 test
     X_train, y_train, X_test, y_test = X[:8000], labels[:8000], X[8000:], labels[8000:]
-    epochs = 5
+    epochs, seeds = 5, range(5)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        baseline = sklearn.linear_model.Perceptron(max_iter=epochs, tol=None, random_state=0)
-        baseline = baseline.fit(X_train, y_train).score(X_test, y_test)
-        multiclass = MulticlassPerceptron(max_iter=epochs, random_state=0)
-        multiclass.fit(X_train, y_train)
+        # the last weights of a perceptron move by whole examples: their test accuracy
+        # depends on the row order by 2-6 points (0.864-0.923 here), so the last-weight
+        # rules are compared over several orders, the averaged one on one
+        baseline = np.mean([sklearn.linear_model.Perceptron(
+            max_iter=epochs, tol=None, random_state=seed).fit(X_train, y_train).score(
+            X_test, y_test) for seed in seeds])
+        multiclass = np.mean([MulticlassPerceptron(max_iter=epochs, random_state=seed).fit(
+            X_train, y_train).score(X_test, y_test) for seed in seeds])
         averaged = AveragedPerceptron(max_iter=epochs, random_state=0, n_jobs=2)
         averaged.fit(X_train, y_train)
-    assert multiclass.score(X_test, y_test) >= baseline
+    assert multiclass >= baseline
     assert averaged.score(X_test, y_test) >= baseline

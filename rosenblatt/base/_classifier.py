@@ -73,14 +73,21 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
                 f"warm_start=True needs the classes of the first fit {self.classes_.tolist()!r}"
                 f", got {classes.tolist()!r}; set warm_start=False to start afresh."
             )
-        self.classes_ = classes
+        self._start_fit(classes, X, warm)
         codes = encode_labels(y, classes)
         weights = row_weights(X, codes, classes, sample_weight, self.class_weight)
+        self._learn(X, codes, weights, partial=False)
+        return self
+
+    def _start_fit(self, classes, X, warm):
+        """The problems at the start of a fit (from ``init``, or the last fit's
+        weights with ``warm``), and their row-order streams: the estimator's
+        random stream is drawn here, in the same order for a serial fit and for
+        :class:`~rosenblatt.distributed.ParameterMixing`. ``X`` gives the width."""
+        self.classes_ = classes
         rngs = self._problem_rngs(check_random_state(self.random_state))
         self._problems = self._start_problems(X, rngs, warm)
         self._start_streams()
-        self._learn(X, codes, weights, partial=False)
-        return self
 
     def _refuse_if_loaded(self, what):
         """A model read from a file cannot go on training: the file holds what
@@ -145,7 +152,8 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
 
     def _train_shards(self, shards, backend, *, partial, mixing="uniform", record=None):
         """Run the training loop (:func:`~._loop.train`) on ``shards``: one in
-        this process for a serial fit, several for parameter mixing."""
+        this process for a serial fit, several for parameter mixing (which then
+        publishes with :meth:`_end_call`, as :meth:`_learn` does)."""
         self._before_training(shards, backend, partial)
         train(self, self._problems, shards, backend,
               epochs=1 if partial else self._max_epochs(), partial=partial, mixing=mixing,
@@ -242,10 +250,7 @@ class OnlineMixin:
                 )
         X, y = validate_X_y(self, X, y, reset=first)
         if first:
-            self.classes_ = check_classes(classes)
-            rngs = self._problem_rngs(check_random_state(self.random_state))
-            self._problems = self._start_problems(X, rngs, warm=False)
-            self._start_streams()
+            self._start_fit(check_classes(classes), X, warm=False)
         elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
             raise ValueError(
                 f"classes={np.unique(classes).tolist()!r} differs from the classes of the "

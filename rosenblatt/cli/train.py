@@ -39,7 +39,8 @@ class Training:
                  f"classes    {', '.join(map(str, model.classes_))}",
                  f"epochs     {model.n_iter_}   updates {model.n_updates_}   "
                  f"converged {model.converged_}"]
-        tol = model.get_params().get("tol") if isinstance(model, ToleranceStop) else None
+        inner = getattr(model, "estimator_", model)
+        tol = inner.get_params().get("tol") if isinstance(inner, ToleranceStop) else None
         if tol is not None:
             lines.append(f"stopping   tol={tol:g}, scikit-learn's rule (--tol none: stop at "
                          "the first epoch without a mistake)")
@@ -73,6 +74,9 @@ def train(model, path, *, label=None, chunk_size=None, epochs=None, show_progres
         if chunk_size is not None:
             raise ValueError("--shards and --chunk-size do not go together: with --shards the "
                              "shards are held in the memory of the workers")
+        if epochs is not None:
+            raise ValueError("--epochs counts passes over a file read with --chunk-size; on "
+                             "shards, set the model's epochs with --set max_iter=N")
         return _train_on_shards(model, path, label, shards, scheduler)
     if scheduler is not None:
         raise ValueError("--scheduler needs --shards (the number of shards to train on)")
@@ -246,11 +250,11 @@ def _tol(text):
     return value
 
 
-def with_tol(model, settings, tol, shards=None):
+def with_tol(model, settings, tol):
     """``model`` with the command line's ``tol``: ``DEFAULT_TOL`` unless ``--tol`` or
     ``--set tol=`` says otherwise, for the models with scikit-learn's stopping rule.
-    With ``shards`` the model keeps the textbook rule: parameter mixing runs the
-    shards' epochs itself, with its own ``max_iter`` and early stopping.
+    The same with ``--shards``: parameter mixing carries ``tol`` (the epoch's loss
+    summed over the shards), so the stopping rule does not change with the shards.
 
     >>> from rosenblatt import Perceptron, PLA
     >>> with_tol(Perceptron(), {}, None).tol, with_tol(Perceptron(), {}, "none").tol
@@ -264,11 +268,6 @@ def with_tol(model, settings, tol, shards=None):
     ValueError: --tol applies to ... PLA stops by its own rule
     """
     if "tol" in settings:
-        return model
-    if shards is not None:
-        if tol is not None:
-            raise ValueError("--tol does not apply with --shards: parameter mixing stops "
-                             "after max_iter rounds (or by its early stopping)")
         return model
     if isinstance(model, LinearUnit):  # its own rule, with its own default
         return model if tol is None else model.set_params(tol=None if tol == "none" else tol)
@@ -286,7 +285,7 @@ def run(args):
     if args.resume is not None:
         return _run_resumed(args, settings)
     model = with_tol(make_estimator(args.model or "perceptron", **settings), settings,
-                     args.tol, args.shards)
+                     args.tol)
     training = train(model, args.data, label=args.label, chunk_size=args.chunk_size,
                      epochs=args.epochs, show_progress=show_progress(args), shards=args.shards,
                      scheduler=args.scheduler)

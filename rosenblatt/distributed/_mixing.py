@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clo
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
-from .._validation import check_classes, check_random_state, class_weights, validate_X_y
+from .._validation import check_classes, class_weights, validate_X_y
 from ..base import MixingRecord, ThreadBackend, train
 from ..base._parameters import WholeNumber
 from ._backends import HoldsClient, backend_for
@@ -263,13 +263,10 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
                 f"and classes {model.classes_.tolist()!r}; got {plan.n_features} features and "
                 f"{plan.classes.tolist()!r}. Set warm_start=False to start afresh."
             )
-        model.classes_ = plan.classes
         model.n_features_in_ = plan.n_features
         if plan.feature_names is not None:
             model.feature_names_in_ = plan.feature_names
-        rngs = model._problem_rngs(check_random_state(model.random_state))
-        model._problems = model._start_problems(np.empty((0, plan.n_features)), rngs, warm)
-        model._start_streams()
+        model._start_fit(plan.classes, np.empty((0, plan.n_features)), warm)
         return model
 
     def _deal(self, model, plan):
