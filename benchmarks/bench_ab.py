@@ -34,8 +34,11 @@ def data():
     w = rng.randn(d)
     ycsr = np.where(csr @ w > np.median(csr @ w), 1, -1)
     X10 = rng.randn(50_000, 50); y10 = rng.randint(0, 10, size=50_000)
+    # small: the per-epoch cost around the kernel (pendigits' shape)
+    Xs = rng.randn(7_500, 16); ys = rng.randint(0, 10, size=7_500)
     return {"dense 200000x100 f64": (X, y), "dense 40000x1000 f32": (X32, y32),
-            "csr 100000x2^20 50nnz": (csr, ycsr), "multiclass 50000x50 10 classes": (X10, y10)}
+            "csr 100000x2^20 50nnz": (csr, ycsr), "multiclass 50000x50 10 classes": (X10, y10),
+            "multiclass small 7500x16 10 classes": (Xs, ys)}
 
 CONTENDERS = {
     "Perceptron": lambda k: Perceptron(max_iter=k, shuffle="none"),
@@ -53,7 +56,8 @@ out = {}
 for name, (X, y) in data().items():
     contenders = ({"MulticlassPerceptron":
                        lambda k: MulticlassPerceptron(max_iter=k, shuffle="none"),
-                   "Perceptron OvR": lambda k: Perceptron(max_iter=k, shuffle="none")}
+                   "Perceptron OvR": lambda k: Perceptron(max_iter=k, shuffle="none"),
+                   "Perceptron OvR shuffled": lambda k: Perceptron(max_iter=k, random_state=0)}
                   if name.startswith("multiclass") else CONTENDERS)
     for who, make in contenders.items():
         make(1).fit(X[:100], y[:100])  # compile

@@ -387,7 +387,7 @@ def client():
         yield dask_client
 
 
-@pytest.mark.parametrize("n_shards", [2, 4])
+@pytest.mark.parametrize("n_shards", [1, 2, 4])
 @pytest.mark.parametrize("estimator", [
     Perceptron(max_iter=8, random_state=3),
     AveragedPerceptron(max_iter=8, random_state=3),
@@ -482,3 +482,23 @@ def test_linear_unit_without_tol_runs_every_epoch_quietly_with_an_empty_loss_cur
     assert mixed.n_iter_ == 12 and not mixed.converged_
     assert mixed.estimator_.loss_curve_.shape == (0,)
     assert not [w for w in recwarn if issubclass(w.category, ConvergenceWarning)]
+
+
+def test_a_mixing_estimator_holding_a_client_clones_and_pickles(client):
+    """cross_val_score clones it (the clones share the live client) and a pickle
+    keeps the scheduler's address; the fitted model holds no client at all."""
+    import pickle
+
+    from sklearn.model_selection import cross_val_score
+
+    X, y = noisy()
+    model = ParameterMixing(Perceptron(max_iter=3, random_state=0), n_shards=2, client=client)
+    scores = cross_val_score(model, X, y, cv=2)
+    assert scores.shape == (2,) and np.all(scores > 0.5)
+    again = pickle.loads(pickle.dumps(model))
+    assert again.client == client.scheduler.address
+    fitted = quietly(again, X, y)
+    assert fitted.backend_ == "dask"
+    assert_array_equal(fitted.coef_, quietly(model, X, y).coef_)
+    assert not any(hasattr(value, "submit") for value in vars(fitted.estimator_).values())
+    pickle.loads(pickle.dumps(fitted.estimator_))

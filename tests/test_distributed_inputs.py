@@ -214,3 +214,20 @@ def test_an_unreachable_address_is_refused_with_what_to_do():
             pytest.raises(ValueError, match="could not connect to a Dask scheduler"):
         backend_for("tcp://127.0.0.1:1")
     assert distributed
+
+
+def test_libsvm_files_count_features_from_zero_together(tmp_path):
+    """One file uses feature index 0, the other does not: as scikit-learn's
+    load_svmlight_files, every file then counts from 0 (the second one used to be
+    read one-based on its own, its features shifted by one column)."""
+    from sklearn.datasets import load_svmlight_files
+
+    paths = [tmp_path / "zero.svm", tmp_path / "one.svm"]
+    paths[0].write_text("1 0:1 2:3\n-1 1:2\n")
+    paths[1].write_text("-1 1:4 3:1\n1 2:5\n")
+    plan = plan_files([str(p) for p in paths], None, 2, None, ThreadBackend(), 8, None)
+    X0, y0, X1, y1 = load_svmlight_files([str(p) for p in paths])
+    assert plan.n_features == X0.shape[1] == 4
+    got = [X.toarray() for shard in built(plan) for X, _ in shard.weighted_rows()]
+    assert_array_equal(got[0], X0.toarray())
+    assert_array_equal(got[1], X1.toarray())

@@ -10,6 +10,8 @@ from numba.extending import register_jitable
 
 from .._config import jit
 from ._penalty import (
+    L1_STEP,
+    TRACKS,
     decay,
     end_example,
     fold,
@@ -45,7 +47,7 @@ def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, averag
         See :func:`_average_step`.
     pocket = (w, b, errors, check) or None
         See :func:`_pocket_step`.
-    penalty = (params, scalars, q) or None
+    penalty = Penalty(params, scalars, q) or None
         scikit-learn's L2/L1 regularisation; ``w`` is then kept as ``s · v``
         (see :mod:`._penalty`).
 
@@ -73,7 +75,7 @@ def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, averag
         activation = (dot if penalty is None else scaled_dot(dot, penalty)) + bias
         objective += rule.loss(y[i], activation)
         if penalty is not None:
-            if penalty[0][4] != 0.0:  # the norms are kept only when tol needs them
+            if penalty.params[TRACKS] != 0.0:  # the norms are kept only when tol needs them
                 objective += regularisation(penalty)
             decay(w, average, penalty)
         e = rule.residual(y[i], activation, sqnorm)
@@ -93,7 +95,7 @@ def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, averag
             if pocket is not None:
                 _pocket_step(w, bias, pocket)
         if penalty is not None:
-            if penalty[0][1] > 0.0:
+            if penalty.params[L1_STEP] > 0.0:
                 truncate(X, i, w, average, penalty)
             end_example(penalty)
     if penalty is not None:

@@ -20,15 +20,37 @@ change ``Δv`` of ``v`` (an update or a truncation); Daumé's Alg. 7 is the case
 ``s = 1``. For the stopping rule the kernel also keeps ``‖w‖²`` and ``‖v‖₁``
 up to date, for scikit-learn's objective ``loss + α((1−ρ)‖w‖²/2 + ρ‖w‖₁)``.
 
-penalty = (params, scalars, q)
-    params: float64 (decay, l1_step, alpha·(1−ρ)/2, alpha·ρ, tracks) — ``tracks`` is 1
-    when the norms are needed (for ``tol``): else the update is a plain loop;
-    scalars: float64 (s, P, u, ‖w‖², ‖v‖₁), updated in place;
+penalty = Penalty(params, scalars, q), arrays named field by field:
+    params: float64, read only: ``params[DECAY]`` the L2 shrink per example,
+    ``params[L1_STEP]`` what the L1 penalty adds per example (ρ η α),
+    ``params[L2_WEIGHT]`` α(1−ρ)/2 and ``params[L1_WEIGHT]`` αρ (the objective's
+    terms), ``params[TRACKS]`` 1 when the norms are needed (for ``tol``), else 0
+    and the update is a plain loop;
+    scalars: float64, updated in place: ``scalars[SCALE]`` s, ``scalars[SCALE_SUM]``
+    P, ``scalars[L1_TOTAL]`` u, ``scalars[SQUARED_NORM]`` ‖w‖², ``scalars[L1_NORM]``
+    ‖v‖₁;
     q: float64 (n_features,), what the L1 penalty took from each weight.
 """
 
+from typing import NamedTuple
+
+import numpy as np
 from numba import types
 from numba.extending import overload, register_jitable
+
+#: positions in ``Penalty.params`` (numba reads these globals as constants)
+DECAY, L1_STEP, L2_WEIGHT, L1_WEIGHT, TRACKS = range(5)
+#: positions in ``Penalty.scalars``
+SCALE, SCALE_SUM, L1_TOTAL, SQUARED_NORM, L1_NORM = range(5)
+
+
+class Penalty(NamedTuple):
+    """The regularisation's state during one ``fit``/``partial_fit`` call (see the
+    module docstring): a named tuple, which the kernels take as it is."""
+
+    params: np.ndarray
+    scalars: np.ndarray
+    q: np.ndarray
 
 #: scikit-learn's WSCALE_MIN: below it the scale is folded into the weights
 SCALE_MIN = 1e-9
@@ -37,49 +59,49 @@ SCALE_MIN = 1e-9
 @register_jitable
 def scaled_dot(dot, penalty):
     """``w·x`` from ``v·x``."""
-    return dot * penalty[1][0]
+    return dot * penalty.scalars[SCALE]
 
 
 @register_jitable
 def regularisation(penalty):
     """``α((1−ρ)‖w‖²/2 + ρ‖w‖₁)`` at the current weights."""
-    params, scalars = penalty[0], penalty[1]
-    return params[2] * scalars[3] + params[3] * abs(scalars[0]) * scalars[4]
+    params, scalars = penalty.params, penalty.scalars
+    return params[L2_WEIGHT] * scalars[SQUARED_NORM] + params[L1_WEIGHT] * abs(scalars[SCALE]) * scalars[L1_NORM]
 
 
 @register_jitable
 def decay(v, average, penalty):
     """The L2 shrink of one example: ``s ← decay · s`` (folded below 1e-9)."""
-    params, scalars = penalty[0], penalty[1]
-    scalars[0] *= params[0]
-    scalars[3] *= params[0] * params[0]
-    if scalars[0] < SCALE_MIN:
+    params, scalars = penalty.params, penalty.scalars
+    scalars[SCALE] *= params[DECAY]
+    scalars[SQUARED_NORM] *= params[DECAY] * params[DECAY]
+    if scalars[SCALE] < SCALE_MIN:
         fold(v, average, penalty)
 
 
 @register_jitable
 def fold(v, average, penalty):
     """``v ← s v``, ``s ← 1``, keeping ``Σ w_t`` (``U ← U − v P``, ``P ← 0``)."""
-    scalars = penalty[1]
-    s = scalars[0]
+    scalars = penalty.scalars
+    s = scalars[SCALE]
     if average is not None:
         U = average[0]
         for j in range(v.shape[0]):
-            U[j] -= v[j] * scalars[1]
-        scalars[1] = 0.0
+            U[j] -= v[j] * scalars[SCALE_SUM]
+        scalars[SCALE_SUM] = 0.0
     l1 = 0.0
     for j in range(v.shape[0]):
         v[j] *= s
         l1 += abs(v[j])
-    scalars[0] = 1.0
-    scalars[4] = l1
+    scalars[SCALE] = 1.0
+    scalars[L1_NORM] = l1
 
 
 @register_jitable
 def end_example(penalty):
     """``P += s``: the weights after this example enter the average."""
-    scalars = penalty[1]
-    scalars[1] += scalars[0]
+    scalars = penalty.scalars
+    scalars[SCALE_SUM] += scalars[SCALE]
 
 
 @register_jitable
@@ -88,10 +110,10 @@ def _change(v, j, new, average, scalars):
     old = v[j]
     v[j] = new
     if average is not None:
-        average[0][j] += scalars[1] * (new - old)
-    scalars[4] += abs(new) - abs(old)
-    s = scalars[0]
-    scalars[3] += s * s * (new * new - old * old)
+        average[0][j] += scalars[SCALE_SUM] * (new - old)
+    scalars[L1_NORM] += abs(new) - abs(old)
+    s = scalars[SCALE]
+    scalars[SQUARED_NORM] += s * s * (new * new - old * old)
 
 
 def scaled_axpy(X, i, v, step, average, penalty):
@@ -124,7 +146,7 @@ def _stored_value_overload(data, k):
 
 @register_jitable
 def _truncate_one(v, j, q, u, average, scalars):
-    s = scalars[0]
+    s = scalars[SCALE]
     z = v[j]
     if s * z > 0.0:
         new = max(0.0, z - (u + q[j]) / s)
@@ -138,9 +160,9 @@ def _truncate_one(v, j, q, u, average, scalars):
 
 @register_jitable
 def _dense_scaled_axpy(X, i, v, step, average, penalty):
-    scalars = penalty[1]
-    c = step / scalars[0]
-    if average is None and penalty[0][4] == 0.0:  # nothing to keep in step: w += c x
+    scalars = penalty.scalars
+    c = step / scalars[SCALE]
+    if average is None and penalty.params[TRACKS] == 0.0:  # nothing to keep in step: w += c x
         for j in range(X.shape[1]):
             v[j] += c * X[i, j]
         return
@@ -152,9 +174,9 @@ def _dense_scaled_axpy(X, i, v, step, average, penalty):
 @register_jitable
 def _csr_scaled_axpy(X, i, v, step, average, penalty):
     data, indices, indptr = X[0], X[1], X[2]
-    scalars = penalty[1]
-    c = step / scalars[0]
-    if average is None and penalty[0][4] == 0.0:
+    scalars = penalty.scalars
+    c = step / scalars[SCALE]
+    if average is None and penalty.params[TRACKS] == 0.0:
         for k in range(indptr[i], indptr[i + 1]):
             v[indices[k]] += c * stored_value(data, k)
         return
@@ -166,18 +188,18 @@ def _csr_scaled_axpy(X, i, v, step, average, penalty):
 @register_jitable
 def _dense_truncate(X, i, v, average, penalty):
     params, scalars, q = penalty
-    scalars[2] += params[1]
+    scalars[L1_TOTAL] += params[L1_STEP]
     for j in range(X.shape[1]):
-        _truncate_one(v, j, q, scalars[2], average, scalars)
+        _truncate_one(v, j, q, scalars[L1_TOTAL], average, scalars)
 
 
 @register_jitable
 def _csr_truncate(X, i, v, average, penalty):
     params, scalars, q = penalty
-    scalars[2] += params[1]
+    scalars[L1_TOTAL] += params[L1_STEP]
     indices, indptr = X[1], X[2]
     for k in range(indptr[i], indptr[i + 1]):
-        _truncate_one(v, indices[k], q, scalars[2], average, scalars)
+        _truncate_one(v, indices[k], q, scalars[L1_TOTAL], average, scalars)
 
 
 @overload(scaled_axpy)

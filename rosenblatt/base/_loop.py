@@ -90,8 +90,9 @@ def train(model, problems, shards, backend, *, epochs, partial, mixing="uniform"
         for p in running:
             parts = [result[p] for result in results]
             updates[:, p] = [n for _, n in parts]
-            if in_place:
+            if len(shards) == 1:  # nothing to mix: the shard's problem is the problem
                 mu[0, p] = 1.0
+                problems[p] = parts[0][0]
             else:
                 mu[:, p] = model._mixing_weights(updates[:, p], mixing)
                 model._mix(problems[p], [part for part, _ in parts], mu[:, p])
@@ -111,13 +112,11 @@ def train(model, problems, shards, backend, *, epochs, partial, mixing="uniform"
                 running.remove(p)
         if record is not None:
             record.add(updates, mu, time.perf_counter() - started)
-    if model._finishes_calls:
+    if model._finishes_calls:  # only rules that cannot be mixed: one shard
         finished = backend.map(shard_finish, shards, model, dict(enumerate(problems)),
                                hold_out, not in_place)
-        if not in_place:
-            for p, problem in finished[0].items():
-                problem.stopped_early = problems[p].stopped_early
-                problems[p] = problem
+        for p, problem in finished[0].items():
+            problems[p] = problem
 
 
 def _stops_early(model, partial):

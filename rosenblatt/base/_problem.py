@@ -130,7 +130,7 @@ class Problem:
         to the weights and every array kept per column."""
         move(self.coef)
         if self.penalty is not None:
-            move(self.penalty[2])
+            move(self.penalty.q)
         self.state.renumber(move)
 
     def mix(self, parts, mu):

@@ -46,7 +46,8 @@ class RowStream:
 
     def permutation(self, n, epoch=None):
         if epoch is not None:
-            return np.random.default_rng(self.key + [epoch]).permutation(n).astype(np.intp)
+            return np.random.default_rng(self.key + [epoch]).permutation(n).astype(
+                np.intp, copy=False)
         name = ("once", tuple(self.key), n)
         if name not in self._cache:
             self._cache[name] = self.permutation(n, 1)

@@ -17,6 +17,9 @@ class ChunkedFile:
     when it is needed: ``.npy`` through a memory map, LIBSVM by byte ranges with
     scikit-learn's parser, CSV line by line. Memory stays at one block.
 
+    LIBSVM feature indices count from 0 when the file uses index 0, from 1
+    otherwise; ``zero_based`` decides it instead, for files read as one set.
+
     >>> import tempfile, pathlib, numpy as np
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "d.npy"
     >>> np.save(path, np.array([[0., 0., 0], [1., 1., 1], [2., 2., 1]]))
@@ -25,7 +28,7 @@ class ChunkedFile:
     ([0, 1], [2, 1])
     """
 
-    def __init__(self, path, chunk_size, *, label=None, n_features=None):
+    def __init__(self, path, chunk_size, *, label=None, n_features=None, zero_based=None):
         self.path = _existing(path)
         if int(chunk_size) < 1:
             raise ValueError(f"chunk_size must be a positive number of rows; got {chunk_size}.")
@@ -38,6 +41,7 @@ class ChunkedFile:
                 "in chunks; save X and y as one .npy matrix (label in the last column)."
             )
         self.kind = {".npy": "npy", ".csv": "csv"}.get(suffix, "libsvm")
+        self.zero_based = zero_based
         getattr(self, f"_scan_{self.kind}")(n_features)
         if self.n_rows == 0:
             raise ValueError(f"{self.path}: no data rows.")
@@ -110,7 +114,12 @@ class ChunkedFile:
                 position += len(line)
         if not rows:
             raise ValueError(f"{self.path}: no data lines.")
-        self.zero_based = smallest == 0
+        # feature indices count from 0 if the file uses 0 (scikit-learn's "auto"),
+        # unless the caller decided for several files at once (as load_svmlight_files)
+        self.uses_index_zero = smallest == 0
+        self.largest_index = largest
+        if self.zero_based is None:
+            self.zero_based = self.uses_index_zero
         needed = largest + 1 if self.zero_based else largest
         if n_features is not None and n_features < needed:
             raise ValueError(f"{self.path}: n_features={n_features}, but the file uses feature "

@@ -83,11 +83,12 @@ def plan_files(paths, y, n_shards, classes, backend, chunk_size, label):
     elif not np.isin(found, classes).all():
         raise ValueError(f"the files hold labels {found.tolist()!r}, not all among "
                          f"classes={classes.tolist()!r}.")
-    n_features = common_width(scans)
+    zero_based = any(scan.uses_index_zero for scan in scans)
+    n_features = common_width(scans, zero_based)
 
     def makers(indices, deal=None):
-        return [(FileShard, (group, chunk_size, label, n_features, classes, indices[k]))
-                for k, group in enumerate(groups)]
+        return [(FileShard, (group, chunk_size, label, n_features, classes, indices[k],
+                             zero_based)) for k, group in enumerate(groups)]
 
     return Plan(makers, n_shards, classes, n_features, files=True)
 
@@ -102,6 +103,8 @@ class FileScan:
     n_rows: int
     classes: np.ndarray
     n_features: int
+    uses_index_zero: bool = False  # LIBSVM: whether feature index 0 occurs
+    largest_index: int = -1        # LIBSVM: the largest feature index
 
     @property
     def dense(self):
@@ -115,16 +118,19 @@ def scan_files(paths, chunk_size, label):
     for path in paths:
         chunks = ChunkedFile(path, chunk_size, label=label)
         scans.append(FileScan(os.fspath(path), chunks.kind, chunks.n_rows,
-                              np.asarray(chunks.classes), chunks.n_features))
+                              np.asarray(chunks.classes), chunks.n_features,
+                              getattr(chunks, "uses_index_zero", False),
+                              getattr(chunks, "largest_index", -1)))
     return scans
 
 
-def common_width(scans):
+def common_width(scans, zero_based=False):
     """The number of features of files that make one training set.
 
     LIBSVM files name their features, so a file that does not use the last ones
-    is narrower only in appearance: they are read at the largest width, as
-    scikit-learn's ``load_svmlight_files`` does. CSV and ``.npy`` columns are
+    is narrower only in appearance: they are read at the largest width, and
+    their indices count from 0 in every file if any file uses index 0, as
+    scikit-learn's ``load_svmlight_files`` does (``zero_based``). CSV and ``.npy`` columns are
     features by position, so files of different widths would put different
     features in one column: they are refused, as is a mix of LIBSVM with CSV or
     ``.npy`` (whose columns would have to be matched to LIBSVM indices).
@@ -144,7 +150,9 @@ def common_width(scans):
                 f"{first.path} has {first.n_features} feature column(s), {scan.path} has "
                 f"{scan.n_features}. Give every file the same feature columns (and the "
                 "label in the same column), or train on them separately.")
-    return max(scan.n_features for scan in scans)
+    if sparse:
+        return max(scan.largest_index + int(zero_based) for scan in sparse)
+    return first.n_features
 
 
 def dask_arrays(X, y, sample_weight):

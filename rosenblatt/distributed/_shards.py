@@ -52,12 +52,13 @@ class FileShard:
     n_features: int
     classes: np.ndarray
     index: int = None
+    zero_based: bool = None  # LIBSVM indices from 0, decided for all the files at once
     class_weights: np.ndarray = None
     _cache: dict = field(default_factory=dict, repr=False)
 
     def files(self):
-        return [ChunkedFile(path, self.chunk_size, label=self.label, n_features=self.n_features)
-                for path in self.paths]
+        return [ChunkedFile(path, self.chunk_size, label=self.label, n_features=self.n_features,
+                            zero_based=self.zero_based) for path in self.paths]
 
     def _read(self):
         for number, chunks in enumerate(self.files()):

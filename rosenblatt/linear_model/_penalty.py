@@ -8,6 +8,20 @@ each call of its SGD loop.
 
 import numpy as np
 
+from .._kernels._penalty import (
+    DECAY,
+    L1_NORM,
+    L1_STEP,
+    L1_TOTAL,
+    L1_WEIGHT,
+    L2_WEIGHT,
+    SCALE,
+    SCALE_SUM,
+    SQUARED_NORM,
+    TRACKS,
+    Penalty,
+)
+
 
 class Regularized:
     """Mixin: ``penalty``, ``alpha`` and ``l1_ratio`` with scikit-learn's meaning."""
@@ -38,26 +52,35 @@ class Regularized:
         if problem.penalty is None:
             return super()._mix(problem, parts, mu)
         params, scalars, q = problem.penalty
-        u, mixed_q = scalars[2], q.copy()
+        u, mixed_q = scalars[L1_TOTAL], q.copy()
         for weight, part in zip(mu, parts):
-            u += weight * (part.penalty[1][2] - scalars[2])
-            mixed_q += weight * (part.penalty[2] - q)
+            u += weight * (part.penalty.scalars[L1_TOTAL] - scalars[L1_TOTAL])
+            mixed_q += weight * (part.penalty.q - q)
         super()._mix(problem, parts, mu)
-        coef = problem.coef.astype(np.float64)
-        problem.penalty = (params, np.array([1.0, 0.0, u, float(coef.ravel() @ coef.ravel()),
-                                             float(np.abs(coef).sum())]), mixed_q)
+        problem.penalty = Penalty(params, _scalars(problem.coef, u), mixed_q)
 
     def _l1_ratio(self):
         return {"l2": 0.0, "l1": 1.0}.get(self.penalty, self.l1_ratio)
 
     def _penalty_arrays(self, problem):
-        """``(params, scalars, q)`` for the kernel (see its module docstring)."""
+        """The kernel's :class:`~rosenblatt._kernels._penalty.Penalty` (see its module
+        docstring)."""
         rho, eta, alpha = self._l1_ratio(), self.eta, self.alpha
+        params = np.empty(5)
         # scikit-learn: "do not scale to negative values when eta or alpha are too big"
-        decay = max(0.0, 1.0 - (1.0 - rho) * eta * alpha)
-        tracks = float(self.tol is not None)  # the norms enter scikit-learn's objective
-        params = np.array([decay, rho * eta * alpha, alpha * (1.0 - rho) * 0.5, alpha * rho,
-                           tracks])
-        coef = problem.coef
-        scalars = np.array([1.0, 0.0, 0.0, float(coef @ coef), float(np.abs(coef).sum())])
-        return params, scalars, np.zeros(coef.shape)
+        params[DECAY] = max(0.0, 1.0 - (1.0 - rho) * eta * alpha)
+        params[L1_STEP] = rho * eta * alpha
+        params[L2_WEIGHT] = alpha * (1.0 - rho) * 0.5
+        params[L1_WEIGHT] = alpha * rho
+        params[TRACKS] = float(self.tol is not None)  # the norms enter the objective
+        return Penalty(params, _scalars(problem.coef, 0.0), np.zeros(problem.coef.shape))
+
+
+def _scalars(coef, l1_total):
+    """The kernel's scalars between epochs: scale 1, nothing summed yet, the L1
+    penalty's total so far, and the norms of the weights."""
+    coef = coef.astype(np.float64).ravel()
+    scalars = np.empty(5)
+    scalars[SCALE], scalars[SCALE_SUM], scalars[L1_TOTAL] = 1.0, 0.0, l1_total
+    scalars[SQUARED_NORM], scalars[L1_NORM] = float(coef @ coef), float(np.abs(coef).sum())
+    return scalars
