@@ -502,3 +502,21 @@ def test_a_mixing_estimator_holding_a_client_clones_and_pickles(client):
     assert_array_equal(fitted.coef_, quietly(model, X, y).coef_)
     assert not any(hasattr(value, "submit") for value in vars(fitted.estimator_).values())
     pickle.loads(pickle.dumps(fitted.estimator_))
+
+
+def test_balanced_class_weights_count_the_rows_of_files_too(tmp_path):
+    """Files are counted on their workers, so 'balanced' no longer needs the rows in
+    memory: the same weights as the same rows given as arrays."""
+    X, y = noisy(n=200)
+    paths = []
+    for k, rows in enumerate((slice(0, 100), slice(100, 200))):
+        paths.append(str(tmp_path / f"part{k}.svm"))
+        dump_svmlight_file(X[rows], y[rows], paths[-1])
+    estimator = Perceptron(class_weight="balanced", max_iter=5, shuffle="none")
+    from_files = quietly(ParameterMixing(estimator, n_shards=2, client="threads"), paths)
+    in_memory = quietly(ParameterMixing(estimator, n_shards=2, shard_rows="contiguous",
+                                        client="threads"), X, y)
+    assert_allclose(from_files.coef_, in_memory.coef_, rtol=1e-12)
+    with pytest.raises(ValueError, match="early_stopping holds rows out of shards kept in"):
+        ParameterMixing(Perceptron(early_stopping=True), n_shards=2,
+                        client="threads").fit(paths)
