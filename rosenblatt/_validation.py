@@ -40,31 +40,130 @@ def check_random_state(seed):
 
 
 def validate_X(estimator, X, *, reset):
-    """Check ``X`` (dense or CSR, float32/float64 kept as given, finite)."""
+    """Check ``X`` (dense or CSR, float32/float64 kept as given, finite).
+
+    A dense array comes back C-contiguous (a Fortran-ordered or strided one is
+    copied: the kernels read rows in C order), a CSR matrix with its duplicate
+    entries summed (on a copy, see :func:`sum_duplicates`)."""
     try:
         X = validate_data(
             estimator, X, accept_sparse="csr", dtype=FLOAT_DTYPES, order="C", reset=reset
         )
     except ValueError as error:
-        raise _explain(error) from error
+        raise _explain(error, X) from error
     if sp.issparse(X):
         check_csr_structure(X)
+        X = sum_duplicates(X)
     return X
 
 
 def validate_X_y(estimator, X, y, *, reset):
     """Check ``X`` and ``y`` together; ``y`` must hold class labels."""
+    check_label_types(y, "y")
     try:
         X, y = validate_data(
             estimator, X, y, accept_sparse="csr", dtype=FLOAT_DTYPES, order="C", reset=reset
         )
     except ValueError as error:
-        raise _explain(error) from error
+        raise _explain(error, X) from error
     if sp.issparse(X):
         check_csr_structure(X)
+        X = sum_duplicates(X)
     check_magnitude(X)
     check_classification_targets(y)
     return X, y
+
+
+def sum_duplicates(X):
+    """``X`` itself, or, when a row stores the same column more than once, a
+    canonical copy with the duplicates summed (in their stored order, as
+    ``X.toarray()`` adds them) and the zeros this leaves dropped: the kernels
+    add every stored value once, which for duplicates is the dense equal only
+    for the rules linear in ``x`` (``‖x‖²`` of passive-aggressive, the kernels
+    of KernelPerceptron would differ). The user's matrix is never modified.
+
+    >>> import scipy.sparse as sp
+    >>> X = sp.csr_matrix((np.array([1.0, 2.0, 3.0]), np.array([1, 0, 1]), np.array([0, 3])),
+    ...                   shape=(1, 2))
+    >>> Y = sum_duplicates(X)
+    >>> Y.toarray().tolist(), Y.nnz, X.nnz
+    ([[2.0, 4.0]], 2, 3)
+    """
+    n_rows, n_columns = X.shape
+    stored = int(X.indptr[-1])
+    if stored < 2 or _canonical(X):
+        return X
+    indptr, indices = X.indptr, X.indices[:stored]
+    rows = np.repeat(np.arange(n_rows, dtype=np.intp), np.diff(indptr))
+    order = np.lexsort((indices, rows))  # stable: duplicates keep their stored order
+    rows, columns = rows[order], indices[order]
+    first = np.ones(stored, dtype=bool)
+    first[1:] = (rows[1:] != rows[:-1]) | (columns[1:] != columns[:-1])
+    if first.all():
+        return X  # columns out of order, but none twice: the kernels need no copy
+    entry = np.cumsum(first) - 1
+    sums = np.zeros(int(entry[-1]) + 1, dtype=X.data.dtype)
+    np.add.at(sums, entry, X.data[:stored][order])
+    keep = sums != 0
+    rows, columns, sums = rows[first][keep], columns[first][keep], sums[keep]
+    new_indptr = np.zeros(n_rows + 1, dtype=indptr.dtype)
+    np.cumsum(np.bincount(rows, minlength=n_rows), out=new_indptr[1:])
+    summed = sp.csr_matrix((sums, columns.astype(indices.dtype, copy=False), new_indptr),
+                           shape=X.shape, copy=False)
+    summed.has_canonical_format = True
+    return summed
+
+
+def _canonical(X):
+    """Whether every row's column indices are strictly increasing (no duplicate),
+    computed afresh: scipy caches ``has_canonical_format``, which goes stale
+    when the user edits ``X.indices``. One compiled pass when scipy offers it."""
+    try:
+        from scipy.sparse._sparsetools import csr_has_canonical_format
+    except ImportError:  # pragma: no cover - older or newer scipy
+        csr_has_canonical_format = None
+    if csr_has_canonical_format is not None:
+        return bool(csr_has_canonical_format(X.shape[0], X.indptr, X.indices))
+    indices = X.indices[:X.indptr[-1]]
+    increasing = np.diff(indices) > 0
+    starts = X.indptr[1:-1]
+    starts = starts[(starts > 0) & (starts < len(indices))]
+    increasing[starts - 1] = True  # a row's first index follows another row's last
+    return bool(increasing.all())
+
+
+def _kinds(values):
+    """The kinds of label among ``values`` (a list or an object array): "number"
+    and "string" (anything else, e.g. ``None``, is left to scikit-learn's check)."""
+    kinds = set()
+    for kind in set(map(type, values)):
+        if issubclass(kind, (str, bytes, np.str_, np.bytes_)):
+            kinds.add("string")
+        elif issubclass(kind, (numbers.Number, np.number, np.bool_)):
+            kinds.add("number")
+    return kinds
+
+
+def check_label_types(labels, name):
+    """Refuse labels that mix numbers and strings: they cannot be sorted (Python
+    raises ``TypeError``), and numpy would silently turn a list of them into
+    strings (``[0, "a"]`` → ``["0", "a"]``), so the model would predict ``"0"``
+    where the user wrote ``0``."""
+    if isinstance(labels, (list, tuple)):
+        values = labels
+    else:
+        values = getattr(labels, "values", labels)  # a pandas Series: its array
+        if not isinstance(values, np.ndarray) or values.dtype != object:
+            return
+        values = values.ravel()
+    if len(values) > 0 and _kinds(values) == {"number", "string"}:
+        number = next(v for v in values if _kinds([v]) == {"number"})
+        string = next(v for v in values if _kinds([v]) == {"string"})
+        raise ValueError(
+            f"{name} mixes numbers and strings (e.g. {number!r} and {string!r}); class labels "
+            "must be all numbers or all strings, which can be sorted and compared. Convert "
+            f"them to one type first, e.g. {name} = [str(label) for label in {name}]."
+        )
 
 
 #: Values beyond this have squares that overflow float64 (the root of its largest number).
@@ -86,9 +185,19 @@ def check_magnitude(X):
             "sklearn.preprocessing.MaxAbsScaler or StandardScaler."
         )
 
-def _explain(error):
+def _explain(error, X=None):
     """Add the remedy to the messages of numpy and scikit-learn that lack one."""
     message = str(error)
+    if message.startswith("Complex data not supported"):
+        # scikit-learn's message goes on to print the whole array: not repeated here
+        which = "X" if X is not None and _is_complex(X) else "y"
+        remedy = (
+            "Pass the real part (np.real(X)) if every imaginary part is 0, or the real and "
+            "imaginary parts as separate columns (np.hstack([X.real, X.imag]))."
+            if which == "X" else "Class labels must be real numbers or strings."
+        )
+        return ValueError(f"{which} holds complex numbers, which a perceptron cannot learn "
+                          f"from. {remedy}")
     if "could not convert" in message or "convert array of bytes/strings" in message:
         return ValueError(
             f"X must be numeric ({message}). Encode text or categorical columns first, "
@@ -101,9 +210,37 @@ def _explain(error):
     return error
 
 
+def _is_complex(X):
+    dtype = getattr(X, "dtype", None)
+    if dtype is not None and dtype != object:
+        return dtype.kind == "c"
+    try:
+        return np.iscomplexobj(np.asarray(X))
+    except (TypeError, ValueError):
+        return False
+
+
 def check_classes(classes):
-    """Sorted unique labels; at least two are needed to learn anything."""
-    classes = np.unique(np.asarray(classes))
+    """Sorted unique labels; at least two are needed to learn anything. Labels
+    that mix numbers and strings, or hold NaN or infinity, are refused."""
+    check_label_types(classes, "classes")
+    classes = np.asarray(classes)
+    if classes.dtype.kind == "c":
+        raise ValueError("classes holds complex numbers; class labels must be real numbers "
+                         "or strings.")
+    missing = _not_finite(classes)
+    if missing:
+        raise ValueError(
+            f"classes holds {missing!r}, which no label can equal (NaN is not even equal to "
+            "itself); pass the finite labels the data will hold, e.g. classes=[0, 1]."
+        )
+    try:
+        classes = np.unique(classes)
+    except TypeError as error:  # labels of kinds that cannot be sorted together
+        raise ValueError(
+            f"The labels cannot be sorted ({error}); class labels must be all numbers or all "
+            "strings. Convert them to one type first."
+        ) from error
     if len(classes) < 2:
         raise ValueError(
             f"The labels hold only one class ({classes.tolist()!r}); a classifier needs "
@@ -112,9 +249,25 @@ def check_classes(classes):
     return classes
 
 
+def _not_finite(labels):
+    """The NaN and infinite values among numeric labels (a plain or object array)."""
+    if labels.dtype.kind == "f":
+        return sorted({float(v) for v in labels[~np.isfinite(labels)].tolist()}, key=str)
+    if labels.dtype == object:
+        return sorted({float(v) for v in labels.ravel().tolist()
+                       if isinstance(v, (float, np.floating)) and not np.isfinite(v)}, key=str)
+    return []
+
+
 def encode_labels(y, classes):
     """Position of each label in ``classes``; unknown labels raise ``ValueError``."""
-    codes = np.searchsorted(classes, y)
+    try:
+        codes = np.searchsorted(classes, y)
+    except TypeError as error:  # e.g. object classes of one type, labels of another
+        raise ValueError(
+            f"y holds labels that cannot be compared with the classes {classes.tolist()!r} "
+            f"this model was set up with ({error}); pass labels of the classes' type."
+        ) from error
     codes = np.clip(codes, 0, len(classes) - 1)
     unknown = classes[codes] != y
     if np.any(unknown):
@@ -196,6 +349,25 @@ def kernel_view(X):
             return (*triplet, PREFETCH_ROWS_AHEAD)
         return triplet
     return X
+
+
+def check_scores(scores, X):
+    """Refuse decision scores that overflowed to inf or NaN on a finite ``X``: a
+    NaN score is never positive nor the largest, so ``predict`` would return an
+    arbitrary class without a word. ``X`` has been checked finite; its values are
+    so large that ``w·x`` (or the kernel) overflowed float64."""
+    finite = np.isfinite(scores)
+    if finite.all():
+        return scores
+    rows = int((~finite.reshape(len(finite), -1)).any(axis=1).sum())
+    values = X.data if sp.issparse(X) else X
+    largest = max(abs(float(values.max())), abs(float(values.min()))) if values.size else 0.0
+    raise ValueError(
+        f"The decision scores of {rows} row(s) of X overflowed to inf or NaN (X holds values "
+        f"up to {largest:.3g}): predictions from them would be arbitrary. Scale X the way the "
+        "training data was scaled, e.g. with the same fitted "
+        "sklearn.preprocessing.StandardScaler (a Pipeline does this for you)."
+    )
 
 
 def _unsigned(index):

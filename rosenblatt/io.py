@@ -240,10 +240,11 @@ def load(path):
         else:
             setattr(model, key, value)
     _check_consistency(path, model)
+    _check_prediction_state(path, model, state)
     try:
         model._restore_prediction_state(state)
         # every part of the file is read by this: a wrong one fails here, not later
-        model.decision_function(np.zeros((1, model.n_features_in_)))
+        model.decision_function(sp.csr_matrix((1, model.n_features_in_)))
     except Exception as error:  # noqa: BLE001 - whatever a forged file breaks is its fault
         raise ModelFileError(f"{path}: inconsistent model state: {error}") from error
     training = meta.get("training")
@@ -302,10 +303,12 @@ _SPECS = {"tuple", "csr", "array"}
 
 
 def _documented_attributes(cls):
-    """The fitted attributes the class documents: the only ones a file may set."""
+    """The fitted attributes the class documents, and scikit-learn's
+    ``feature_names_in_`` (set by a fit on a DataFrame): the only ones a file may set."""
     doc = inspect.getdoc(cls) or ""
     section = re.search(r"^Attributes\n-+\n(.*?)(?:\n\S[^\n]*\n-+\n|\Z)", doc, re.S | re.M)
-    return set(re.findall(r"^(\w+) :", section.group(1), re.M)) if section else set()
+    documented = set(re.findall(r"^(\w+) :", section.group(1), re.M)) if section else set()
+    return documented | {"feature_names_in_"}
 
 
 def _attributes(path, meta, cls, arrays):
@@ -314,12 +317,19 @@ def _attributes(path, meta, cls, arrays):
     attributes = meta.get("attributes", {})
     if not isinstance(attributes, dict):
         raise ModelFileError(f"{path}: the metadata's attributes are not a mapping.")
-    allowed = _documented_attributes(cls)
+    allowed = _documented_attributes(cls) - _NOT_STORED
     named = set()
     for key, spec in attributes.items():
         base = re.split(r"[#.]", key, maxsplit=1)[0]
         if not key.startswith("state:") and base not in allowed:
             raise ModelFileError(f"{path}: {cls.__name__} has no attribute {key!r}.")
+        if not key.startswith("state:") and isinstance(inspect.getattr_static(cls, base, None),
+                                                        property):
+            raise ModelFileError(f"{path}: {key}: is computed from the model's state, not "
+                                 "read from a file; a file written by save does not hold it.")
+        if "." in key or ("#" in key and not _in_tuple(key, attributes)):
+            raise ModelFileError(f"{path}: {key}: belongs to no stored tuple; a file written "
+                                 "by save does not hold it.")
         if isinstance(spec, dict):
             if len(spec) != 1 or not set(spec) <= _SPECS:
                 raise ModelFileError(f"{path}: attribute {key!r} has an unknown description.")
@@ -330,6 +340,18 @@ def _attributes(path, meta, cls, arrays):
         elif not (spec is None or isinstance(spec, (bool, int, float, str))):
             raise ModelFileError(f"{path}: attribute {key!r} has a value of an unknown kind.")
     return attributes, named
+
+
+#: documented attributes a file never holds: the trace is not saved
+_NOT_STORED = frozenset({"trace_"})
+
+
+def _in_tuple(key, attributes):
+    """Whether ``key`` (``name#k``) is item ``k`` of a tuple the attributes describe."""
+    parent, _, index = key.rpartition("#")
+    spec = attributes.get(parent)
+    return index.isdigit() and str(int(index)) == index and isinstance(spec, dict) and \
+        "tuple" in spec and _whole(spec["tuple"], int(index) + 1, _LARGEST_COUNT)
 
 
 def _meta(path, arrays):
@@ -362,15 +384,36 @@ def _get(path, key, arrays, attributes):
     spec = attributes[key]
     try:
         if isinstance(spec, dict) and "tuple" in spec:
+            if not _whole(spec["tuple"], 0, _LARGEST_COUNT):
+                _fail(path, key, f"is described as a tuple of {spec['tuple']!r} items; "
+                                 "expected a whole number of items")
             return tuple(_get(path, f"{key}#{k}", arrays, attributes)
-                         for k in range(int(spec["tuple"])))
+                         for k in range(spec["tuple"]))
         if isinstance(spec, dict) and "csr" in spec:
+            shape = spec["csr"]
+            if not (isinstance(shape, list) and len(shape) == 2 and
+                    all(_whole(n, 0, _LARGEST_COUNT) for n in shape)):
+                _fail(path, key, f"is described as a sparse matrix of shape {shape!r}; "
+                                 "expected [rows, columns], two whole numbers >= 0")
             parts = [arrays[f"{key}.{part}"] for part in ("data", "indices", "indptr")]
-            matrix = sp.csr_matrix(tuple(parts), shape=tuple(int(n) for n in spec["csr"]))
+            if parts[0].dtype not in _WEIGHT_DTYPES or parts[0].ndim != 1:
+                _fail(path, f"{key}.data", f"holds {_describe(parts[0])}; expected a 1-D "
+                                           "array of float64 or float32 values")
+            if not np.all(np.isfinite(parts[0])):
+                _fail(path, f"{key}.data", "holds NaN or infinity; expected finite values")
+            for name, part in zip(("indices", "indptr"), parts[1:]):
+                if part.dtype.kind != "i" or part.ndim != 1:
+                    _fail(path, f"{key}.{name}", f"holds {_describe(part)}; expected a 1-D "
+                                                 "array of integers")
+            matrix = sp.csr_matrix(tuple(parts), shape=tuple(shape))
             check_csr_structure(matrix)  # indices within the shape: the kernels trust them
             return matrix
-        if isinstance(spec, dict) and spec.get("array"):
+        if isinstance(spec, dict) and "array" in spec:
+            if spec["array"] is not True:
+                _fail(path, key, f"is described as {spec!r}; expected {{'array': true}}")
             return arrays[key]
+    except ModelFileError:
+        raise
     except KeyError as error:
         raise ModelFileError(f"{path}: array {error} is missing (truncated file?).") from None
     except (ValueError, TypeError, OverflowError) as error:
@@ -378,38 +421,277 @@ def _get(path, key, arrays, attributes):
     return spec
 
 
+def _fail(path, field, why):
+    raise ModelFileError(f"{path}: {field}: {why}.")
+
+
+#: the largest count a file may hold: what an int64 holds
+_LARGEST_COUNT = 2**63 - 1
+#: the most features a model may have (scipy's CSR column indices are int32 below it)
+_LARGEST_WIDTH = 2**31 - 1
+#: the dtypes of stored weights (``weights_dtype``) and of stored rows
+_WEIGHT_DTYPES = {np.dtype(np.float64), np.dtype(np.float32)}
+
+
+def _count(path, field, value, low=0, high=_LARGEST_COUNT):
+    if not _whole(value, low, high):
+        _fail(path, field, f"must be a whole number from {low} to {high}; got {value!r}")
+    return value
+
+
+def _floats(path, field, value, shape, finite=True, low=None, against="",
+            dtypes=(np.dtype(np.float64),)):
+    """``value`` must be an array of ``shape`` (``None`` entries: any length) and one
+    of ``dtypes`` (float64: what fit publishes), finite unless told otherwise, and
+    ``>= low`` when given; ``against`` names what the shape comes from."""
+    if not isinstance(value, np.ndarray) or value.dtype not in dtypes or \
+            value.ndim != len(shape) or any(n is not None and n != m
+                                            for n, m in zip(shape, value.shape)):
+        wanted = tuple("any" if n is None else n for n in shape)
+        kinds = " or ".join(str(dtype) for dtype in dtypes)
+        _fail(path, field, f"must be an array of shape {wanted} of {kinds} values{against}; "
+                           f"got {_describe(value)}")
+    if finite and not np.all(np.isfinite(value)):
+        _fail(path, field, "holds NaN or infinity; expected finite numbers")
+    if not finite and np.any(np.isnan(value)):
+        _fail(path, field, "holds NaN")
+    if low is not None and value.size and value.min() < low:
+        _fail(path, field, f"holds {value.min()!r}, below {low}")
+    return value
+
+
+def _ints(path, field, value, length, low=0, high=None, against=""):
+    """``value`` must be a 1-D integer array of ``length`` (``None``: any) within
+    ``[low, high]``."""
+    if not isinstance(value, np.ndarray) or value.dtype.kind not in "iu" or value.ndim != 1 \
+            or (length is not None and len(value) != length):
+        wanted = "any length" if length is None else f"length {length}"
+        _fail(path, field, f"must be a 1-D array of whole numbers of {wanted}{against}; "
+                           f"got {_describe(value)}")
+    if value.size and (value.min() < low or (high is not None and value.max() > high)):
+        bad = value.min() if value.min() < low else value.max()
+        _fail(path, field, f"holds {bad}, outside [{low}, {'any' if high is None else high}]"
+                           f"{against}")
+    return value
+
+
+def _number(path, field, value, low=None, strictly=False, kinds=(int, float)):
+    if isinstance(value, bool) or not isinstance(value, kinds) or \
+            not math.isfinite(value) or abs(value) > float(np.finfo(np.float64).max) or \
+            (low is not None and (value <= low if strictly else value < low)):
+        bound = "" if low is None else f" {'>' if strictly else '>='} {low}"
+        _fail(path, field, f"must be a finite number{bound}; got {value!r}")
+    return value
+
+
+def _expected_rows(model):
+    """The rows of ``coef_`` (and the length of ``intercept_``): one per problem, and
+    one per class for the multiclass perceptron's single problem."""
+    if isinstance(model, linear_model.MulticlassPerceptron):
+        return len(model.classes_)
+    return len(model._problem_classes())
+
+
 def _check_consistency(path, model):
     """The arrays must fit each other: a mismatch means a damaged or edited file."""
     n_features = getattr(model, "n_features_in_", None)
     classes = getattr(model, "classes_", None)
-    if isinstance(n_features, bool) or not isinstance(n_features, int) or n_features < 1 \
-            or not isinstance(classes, np.ndarray) or classes.ndim != 1 or len(classes) < 2 \
-            or len(np.unique(classes)) != len(classes):
-        raise ModelFileError(f"{path}: n_features_in_ or classes_ is missing or invalid.")
-    problems = 1 if len(classes) == 2 else len(classes)
+    if n_features is None or classes is None:
+        missing = "n_features_in_" if n_features is None else "classes_"
+        _fail(path, missing, "is missing; n_features_in_ or classes_ is missing or invalid")
+    _count(path, "n_features_in_", n_features, 1, _LARGEST_WIDTH)
+    if not isinstance(classes, np.ndarray) or classes.ndim != 1 or len(classes) < 2 or \
+            classes.dtype.kind not in "iubfU":
+        _fail(path, "classes_", f"must be a 1-D array of at least 2 labels (numbers, booleans "
+                                f"or strings); got {_describe(classes)}")
+    if classes.dtype.kind == "f" and not np.all(np.isfinite(classes)):
+        _fail(path, "classes_", "holds NaN or infinity; labels are finite")
+    if not np.all(classes[1:] > classes[:-1]):
+        _fail(path, "classes_", "is not sorted without repeats, as fit leaves it (n_features_in_"
+                                " or classes_ is missing or invalid)")
+    problems = len(model._problem_classes())
     for name in ("n_iter_", "n_updates_", "n_examples_"):
-        value = getattr(model, name, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ModelFileError(f"{path}: {name} must be a whole number >= 0; got {value!r}.")
+        if hasattr(model, name):
+            _count(path, name, getattr(model, name))
     if not isinstance(getattr(model, "converged_", False), bool):
-        raise ModelFileError(f"{path}: converged_ must be true or false.")
+        _fail(path, "converged_", f"must be true or false; got {model.converged_!r}")
     names = getattr(model, "feature_names_in_", None)
-    if names is not None and (not isinstance(names, np.ndarray) or names.shape != (n_features,)):
-        raise ModelFileError(f"{path}: feature_names_in_ does not name {n_features} features.")
-    intercept = getattr(model, "intercept_", None)
-    coef = getattr(model, "coef_", None)
-    rows = coef.shape[0] if isinstance(coef, np.ndarray) and coef.ndim == 2 else problems
-    if not _float_array(intercept) or intercept.shape != (rows,):
-        raise ModelFileError(f"{path}: intercept_ must hold {rows} numbers.")
+    if names is not None and (not isinstance(names, np.ndarray) or names.dtype.kind != "U" or
+                              names.shape != (n_features,)):
+        _fail(path, "feature_names_in_", f"does not name {n_features} features with strings; "
+                                         f"got {_describe(names)}")
+    rows = _expected_rows(model)
+    is_kernel = isinstance(model, linear_model.KernelPerceptron)
+    for name in ("intercept_",) + (() if is_kernel else ("coef_",)):
+        if getattr(model, name, None) is None:
+            _fail(path, name, "is missing; prediction needs it")
+    intercept, coef = model.intercept_, getattr(model, "coef_", None)
+    if is_kernel and coef is not None:
+        _fail(path, "coef_", "is no attribute of KernelPerceptron")
     if coef is not None:
-        if not _float_array(coef) or coef.ndim != 2 or coef.shape[1] != n_features or \
-                coef.shape[0] not in {problems, len(classes)}:
-            raise ModelFileError(
-                f"{path}: coef_ has shape {getattr(coef, 'shape', None)}, which does not "
-                f"match {n_features} features and {len(classes)} classes."
-            )
-        if not np.all(np.isfinite(coef)) or not np.all(np.isfinite(intercept)):
-            raise ModelFileError(f"{path}: the weights hold NaN or infinity.")
+        if not _float_array(coef) or coef.ndim != 2 or coef.shape != (rows, n_features):
+            _fail(path, "coef_", f"coef_ has shape {getattr(coef, 'shape', None)}, which does "
+                                 f"not match n_features_in_={n_features} and the "
+                                 f"{len(classes)} labels of classes_ (expected ({rows}, "
+                                 f"{n_features}))")
+        if coef.dtype != np.float64:
+            _fail(path, "coef_", f"holds {coef.dtype} values; expected float64, as fit "
+                                 "publishes them")
+        if not np.all(np.isfinite(coef)):
+            _fail(path, "coef_", "the weights hold NaN or infinity")
+    _floats(path, "intercept_", intercept, (rows,),
+            against=f" (one per {'class' if rows == len(classes) else 'problem'} of classes_)")
+    if hasattr(model, "pocket_errors_"):
+        _floats(path, "pocket_errors_", model.pocket_errors_, (problems,), low=0)
+    if hasattr(model, "eta_"):
+        _number(path, "eta_", model.eta_, low=0, strictly=True, kinds=float)
+    if hasattr(model, "loss_curve_"):  # one curve, or a tuple of one per problem
+        curves = model.loss_curve_
+        if problems == 1 or not isinstance(curves, tuple):
+            _floats(path, "loss_curve_", curves, (None,), finite=False)
+        elif len(curves) != problems:
+            _fail(path, "loss_curve_", f"holds {len(curves)} curves; expected {problems}, "
+                                       "one per problem")
+        for k, curve in enumerate(curves if isinstance(curves, tuple) else ()):
+            _floats(path, f"loss_curve_#{k}", curve, (None,), finite=False)
+
+
+def _state_keys(model):
+    """The keys of ``model``'s prediction state, by the fields its class stores."""
+    problems = range(len(model._problem_classes()))
+    if isinstance(model, linear_model.VotedPerceptron):
+        return [f"vote{k}_{name}" for k in problems for name in _VOTE_FIELDS]
+    if isinstance(model, linear_model.KernelPerceptron):
+        return [f"problem{k}_{name}" for k in problems for name in _DUAL_FIELDS]
+    return []
+
+
+_VOTE_FIELDS = ("coef_start", "intercept_start", "updates", "intercept_updates", "counts")
+_DUAL_FIELDS = ("support", "dual", "sequence", "steps", "positions", "seen")
+
+
+def _check_prediction_state(path, model, state):
+    """The prediction state (``state:`` entries) against the class's fields, the
+    public attributes and each other: every length, dtype and range, in one pass over
+    each array (no quadratic check), before the estimator reads any of it."""
+    expected = _state_keys(model)
+    for key in sorted(set(state) - set(expected)):
+        _fail(path, f"state:{key}", f"is not part of a {type(model).__name__} model with "
+                                    f"{len(model.classes_)} classes")
+    for key in expected:
+        if key not in state:
+            _fail(path, f"state:{key}", "is missing; prediction needs it")
+    if isinstance(model, linear_model.VotedPerceptron):
+        for k in range(len(model._problem_classes())):
+            _check_vote(path, model, k, {name: state[f"vote{k}_{name}"] for name in
+                                         _VOTE_FIELDS})
+    elif isinstance(model, linear_model.KernelPerceptron):
+        _check_dual_problems(path, model, state)
+
+
+def _close(a, b):
+    """Equal up to rounding: the same sums taken in another order."""
+    scale = max(float(np.max(np.abs(a), initial=0.0)), float(np.max(np.abs(b), initial=0.0)),
+                1.0)
+    return np.allclose(a, b, rtol=1e-6, atol=1e-6 * scale)
+
+
+def _check_vote(path, model, k, vote):
+    d = model.n_features_in_
+    field = f"state:vote{k}_"
+    start = _floats(path, field + "coef_start", vote["coef_start"], (d,))
+    intercept_start = _number(path, field + "intercept_start", vote["intercept_start"])
+    updates = vote["updates"]
+    if not sp.issparse(updates) or updates.shape[1] != d:
+        _fail(path, field + "updates", f"must be a sparse matrix of {d} columns, a row per "
+                                       f"update; got {_describe(updates)}")
+    m = updates.shape[0]
+    rows = f" (one per row of {field}updates)"
+    intercepts = _floats(path, field + "intercept_updates", vote["intercept_updates"], (m,),
+                         against=rows)
+    counts = vote["counts"]
+    # one per vector: the start and each update
+    _ints(path, field + "counts", counts, m + 1, against=f" (the start and one per row of "
+                                                         f"{field}updates)")
+    if counts.dtype.kind == "u" or counts.dtype.itemsize != 8:
+        _fail(path, field + "counts", f"holds {counts.dtype} values; expected int64")
+    if not model.fit_intercept and (intercept_start != 0 or np.any(intercepts != 0)):
+        _fail(path, field + "intercept_updates", "moves the bias, which fit_intercept=False "
+                                                 "keeps at 0")
+    # the last vector met is the running one, published as coef_ and intercept_
+    last = start + np.asarray(updates.sum(axis=0)).ravel()
+    if not _close(last, model.coef_[k]):
+        _fail(path, "coef_", f"row {k} is not the last weight vector of the vote: "
+                             f"{field}coef_start plus the rows of {field}updates")
+    if not _close(intercept_start + intercepts.sum(), model.intercept_[k]):
+        _fail(path, "intercept_", f"value {k} is not the last bias of the vote: "
+                                  f"{field}intercept_start plus {field}intercept_updates")
+
+
+def _check_dual_problems(path, model, state):
+    d, problems = model.n_features_in_, len(model._problem_classes())
+    supports, duals = [], []
+    for k in range(problems):
+        field = f"state:problem{k}_"
+        support = state[field[6:] + "support"]
+        if sp.issparse(support):
+            if support.shape[1] != d:
+                _fail(path, field + "support", f"has rows of {support.shape[1]} features; "
+                                               f"expected {d}")
+        else:
+            _floats(path, field + "support", support, (None, d), dtypes=_WEIGHT_DTYPES)
+        s = support.shape[0]
+        dual = _floats(path, field + "dual", state[field[6:] + "dual"], (s,),
+                       against=f" (one per row of {field}support)")
+        sequence = _ints(path, field + "sequence", state[field[6:] + "sequence"], None,
+                         0, s - 1, against=f" (a row of {field}support)")
+        m, per_mistake = len(sequence), f" (one per mistake of {field}sequence)"
+        steps = _floats(path, field + "steps", state[field[6:] + "steps"], (m,),
+                        against=per_mistake)
+        seen = _count(path, field + "seen", state[field[6:] + "seen"])
+        positions = _ints(path, field + "positions", state[field[6:] + "positions"], m,
+                          1, seen, against=per_mistake + f", at most {field}seen")
+        if m and np.any(positions[1:] < positions[:-1]):
+            _fail(path, field + "positions", "is not in the order of the examples (the "
+                                             "example number of each mistake, non-decreasing)")
+        if m or model.voting is not None:
+            # every support vector came from a mistake, in the order of the first ones,
+            # and its coefficient is the sum of its mistakes' steps
+            if m and (sequence[0] != 0 or np.any(
+                    sequence[1:] > np.maximum.accumulate(sequence)[:-1] + 1)):
+                _fail(path, field + "sequence", "does not number the support vectors in the "
+                                                "order of their first mistake")
+            made = np.bincount(sequence, minlength=s) if m else np.zeros(s, dtype=np.int64)
+            if np.any(made == 0):
+                _fail(path, field + "support", f"holds {s} support vectors, of which "
+                                               f"{int(np.sum(made == 0))} had no mistake in "
+                                               f"{field}sequence")
+            if not _close(np.bincount(sequence, weights=steps, minlength=s) if m else
+                          np.zeros(s), dual):
+                _fail(path, field + "dual", f"is not the sum of the steps of each support "
+                                            f"vector's mistakes ({field}steps)")
+        supports.append(support)
+        duals.append(dual)
+    # the public attributes are the state, as fit publishes them
+    for name, values in (("support_vectors_", supports), ("dual_coef_", duals)):
+        stored = getattr(model, name, None)
+        published = values[0] if problems == 1 else tuple(values)
+        if stored is None:
+            _fail(path, name, "is missing; it is what the model's state publishes")
+        if not _same_values(stored, published):
+            _fail(path, name, f"differs from the model's state (state:problem<k>_"
+                              f"{'support' if name == 'support_vectors_' else 'dual'}), "
+                              "which prediction uses")
+
+
+def _same_values(a, b):
+    """:func:`_same`, but a dense and a sparse matrix of equal values are the same."""
+    if isinstance(a, tuple) or isinstance(b, tuple):
+        return isinstance(a, tuple) and isinstance(b, tuple) and len(a) == len(b) and \
+            all(_same_values(x, y) for x, y in zip(a, b))
+    if sp.issparse(a) != sp.issparse(b):
+        return False
+    return _same(a, b)
 
 
 def _float_array(value):

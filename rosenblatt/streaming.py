@@ -1,8 +1,10 @@
 """Training on data larger than memory: ``partial_fit`` over the blocks of a file."""
 
+import numbers
 import warnings
 
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import InvalidParameterError
 
 
 def fit_chunks(model, chunks, *, n_epochs=1, on_chunk=None):
@@ -26,11 +28,24 @@ def fit_chunks(model, chunks, *, n_epochs=1, on_chunk=None):
     if not hasattr(model, "partial_fit"):
         raise ValueError(f"{type(model).__name__} has no partial_fit; train it in memory, or "
                          "choose an online estimator (Perceptron, AveragedPerceptron, ...).")
+    if isinstance(n_epochs, bool) or not isinstance(n_epochs, numbers.Integral) or n_epochs < 1:
+        raise ValueError(f"n_epochs must be a whole number of passes over the file, 1 or "
+                         f"more; got {n_epochs!r}.")
     classes = chunks.classes
+    where = getattr(chunks, "blocks_where", None)
     for epoch in range(1, n_epochs + 1):
         before = getattr(model, "n_updates_", 0)
-        for X, y in chunks:
-            model.partial_fit(X, y, classes=classes)
+        for index, (X, y) in enumerate(chunks):
+            try:
+                model.partial_fit(X, y, classes=classes)
+            except InvalidParameterError:
+                raise  # the model's parameters, not the block
+            except ValueError as error:
+                if where is None:
+                    raise
+                # say which rows of which file: partial_fit knows only the block
+                raise ValueError(f"{where(index)} (block {index + 1}, epoch {epoch}): "
+                                 f"{error}") from error
             if on_chunk is not None:
                 on_chunk()
         model.n_iter_ = epoch

@@ -118,8 +118,9 @@ def is_linearly_separable(X, y):
     return result.status == 0
 
 
-def _max_margin(Z, signed, free_bias):
-    """Solve ``min ½‖w‖² s.t. y_n (w·z_n + b) >= 1`` (``b`` = 0 unless ``free_bias``).
+def _max_margin(Z, signed, free_bias, objective=None):
+    """Solve ``min ½‖w‖² s.t. y_n (w·z_n + b) >= 1`` (``b`` = 0 unless ``free_bias``),
+    or ``min ½ (w, b)ᵀ objective (w, b)`` under the same constraints.
 
     A convex quadratic program, solved by the Clarabel interior-point solver
     with tight tolerances. Returns ``(w, b)``, or ``None`` when infeasible
@@ -130,16 +131,18 @@ def _max_margin(Z, signed, free_bias):
     n, d = Z.shape
     rows = signed[:, None] * (np.hstack([Z, np.ones((n, 1))]) if free_bias else Z)
     size = rows.shape[1]
-    penalised = np.ones(size)
-    if free_bias:
-        penalised[-1] = 0.0  # the bias is free: it does not count in ‖w‖
-    # Clarabel's form: min ½ vᵀPv + qᵀv subject to A v + s = b, s >= 0
+    if objective is None:
+        penalised = np.ones(size)
+        if free_bias:
+            penalised[-1] = 0.0  # the bias is free: it does not count in ‖w‖
+        objective = sp.diags(penalised)
+    # Clarabel's form: min ½ vᵀPv + qᵀv subject to A v + s = b, s >= 0 (P: upper triangle)
     settings = clarabel.DefaultSettings()
     settings.verbose = False
     settings.tol_gap_abs = settings.tol_gap_rel = settings.tol_feas = 1e-12
     settings.max_iter = 500
     solver = clarabel.DefaultSolver(
-        sp.csc_matrix(sp.diags(penalised)), np.zeros(size),
+        sp.csc_matrix(sp.triu(sp.csc_matrix(objective))), np.zeros(size),
         sp.csc_matrix(-rows), -np.ones(n), [clarabel.NonnegativeConeT(n)], settings,
     )
     solution = solver.solve()
@@ -212,13 +215,50 @@ def mistake_bound(X, y, margin=0.0, eta=1.0):
         raise ValueError(f"eta must be a finite number > 0; got {eta!r}.")
     X = _as_dense(X)
     signed = _signed_labels(y, X.shape[0])
-    augmented = np.hstack([np.ones((X.shape[0], 1)), X])
-    solution = _max_margin(augmented, signed, free_bias=False)
+    solution = _augmented_max_margin(X, signed)
     if solution is None:
         return np.inf
-    gamma = 1.0 / float(np.linalg.norm(solution[0]))
-    radius = float(np.max(np.linalg.norm(augmented, axis=1)))
-    return (radius**2 + 2.0 * margin / eta) / gamma**2
+    w, b = solution
+    # γ is the margin this unit vector reaches (at most the best one's: the bound
+    # can only come out larger, never below the truth); R/γ without overflow
+    big = max(float(np.abs(X).max()), 1.0)
+    norm = float(np.hypot(np.linalg.norm(w), b))
+    gamma = float(np.min(signed * (X @ w + b))) / norm
+    if not gamma > 0:
+        if not is_linearly_separable(X, signed):
+            return np.inf
+        raise ValueError(
+            "mistake_bound could not compute the margin of the augmented data (1, x) "
+            "accurately: X's spread is tiny beside its distance from the origin (or beside "
+            "the constant 1 of the bias). The bound is that of a perceptron on X as given; "
+            "centre or scale X before training and compute the bound on the same X."
+        )
+    radius = big * float(np.max(np.hypot(np.linalg.norm(X / big, axis=1), 1.0 / big)))
+    return (radius / gamma) ** 2 + 2.0 * margin / eta / gamma**2
+
+
+def _augmented_max_margin(X, signed):
+    """``(w, b)`` of ``min ‖w‖² + b² s.t. y_n (w·x_n + b) >= 1`` (the bias counts in
+    the norm), or ``None`` when the data are not separable.
+
+    Solved on ``z = (x − μ)/s`` with ``c = b + w·μ``: the constraints
+    ``y (w'·z + c) >= 1`` (``w' = s w``) are then well conditioned for any shift μ,
+    and the objective keeps its exact value ``‖w'‖²/s² + (c − w'·μ/s)²``. On the raw
+    ``(1, x)`` a shift of 1,000 made the columns (1 and ~1000) so unbalanced that
+    the solver stopped without a solution."""
+    scaled, mean, scale = _centred(X, per_feature=False)
+    shift = mean / scale
+    d = X.shape[1]
+    # ‖w‖² + b² = ‖L (w', c)‖²
+    L = np.zeros((d + 1, d + 1))
+    L[:d, :d] = np.eye(d) / scale
+    L[d, :d] = -shift
+    L[d, d] = 1.0
+    solution = _max_margin(scaled, signed, free_bias=True, objective=L.T @ L)
+    if solution is None:
+        return None
+    w_scaled, c = solution
+    return w_scaled / scale, c - float(shift @ w_scaled)
 
 
 def check_mistake_bound(model, X, y):

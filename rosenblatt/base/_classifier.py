@@ -21,8 +21,10 @@ from sklearn.exceptions import ConvergenceWarning
 from .._validation import (
     check_classes,
     check_random_state,
+    check_scores,
     encode_labels,
     row_weights,
+    validate_X,
     validate_X_y,
 )
 from ._loop import train
@@ -101,8 +103,13 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
             )
 
     def predict(self, X):
-        """Class labels; an activation of exactly 0 predicts the negative class."""
+        """Class labels; an activation of exactly 0 predicts the negative class.
+
+        Scores that overflowed to inf or NaN (X far larger than the training data)
+        are refused with a ``ValueError``, not turned into an arbitrary class."""
         scores = self.decision_function(X)
+        if not np.isfinite(scores).all():
+            check_scores(scores, validate_X(self, X, reset=False))
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(np.intp)]
         return self.classes_[np.argmax(scores, axis=1)]
@@ -251,9 +258,10 @@ class OnlineMixin:
         X, y = validate_X_y(self, X, y, reset=first)
         if first:
             self._start_fit(check_classes(classes), X, warm=False)
-        elif classes is not None and not np.array_equal(np.unique(classes), self.classes_):
+        elif classes is not None and not np.array_equal(
+                classes := check_classes(classes), self.classes_):
             raise ValueError(
-                f"classes={np.unique(classes).tolist()!r} differs from the classes of the "
+                f"classes={classes.tolist()!r} differs from the classes of the "
                 f"first partial_fit call {self.classes_.tolist()!r}."
             )
         codes = encode_labels(y, self.classes_)

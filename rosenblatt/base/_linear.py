@@ -14,7 +14,13 @@ import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _kernels
-from .._validation import check_csr_structure, kernel_view, validate_X
+from .._validation import (
+    check_csr_structure,
+    check_scores,
+    kernel_view,
+    sum_duplicates,
+    validate_X,
+)
 from ..trace import TraceRecorder
 from ._columns import renumbering
 from ._problem import Problem, RuleState
@@ -81,15 +87,41 @@ class LinearModel:
         return [(v.copy(), 0.0) for v in vectors]
 
     def _init_array(self, width, n_problems):
-        given = vectors = np.array(self.init, dtype=np.float64)
+        """``init`` given as weights: real numbers, one row per problem (or one row
+        for all), refused with the shape and type expected otherwise."""
+        what = "bias first, then one weight per feature" if self.fit_intercept else \
+            "one weight per feature"
+        expected = f"shape ({width},) or ({n_problems}, {width}) ({what})"
+        try:
+            given = np.asarray(self.init)
+        except ValueError as error:  # ragged nested lists
+            raise ValueError(
+                f"init must be an array of real numbers with {expected}; got rows of "
+                f"different lengths ({error})."
+            ) from error
+        if given.dtype.kind not in "iuf":
+            vectors = None
+            if given.dtype == object and not any(
+                    v is None or isinstance(v, (bool, np.bool_, complex, np.complexfloating))
+                    for v in given.ravel().tolist()):
+                try:
+                    vectors = given.astype(np.float64)
+                except (TypeError, ValueError):
+                    vectors = None
+            if vectors is None:
+                raise ValueError(
+                    f"init must hold real numbers (int or float) with {expected}; got an "
+                    f"array of dtype {given.dtype}. Pass the starting weights as floats, or "
+                    "init='zeros', 'uniform' or 'normal'."
+                )
+        else:
+            vectors = given.astype(np.float64)
         if vectors.ndim == 1:
             vectors = np.tile(vectors, (n_problems, 1))
         if vectors.shape != (n_problems, width) or not np.all(np.isfinite(vectors)):
-            what = "bias first, then one weight per feature" if self.fit_intercept else \
-                "one weight per feature"
             raise ValueError(
-                f"init must be finite with shape ({width},) or ({n_problems}, {width}) "
-                f"({what}); got shape {given.shape}."
+                f"init must be finite with {expected}; got shape {given.shape}"
+                + ("." if vectors.shape != (n_problems, width) else ", with NaN or infinity.")
             )
         return vectors
 
@@ -125,7 +157,7 @@ class LinearModel:
         scores = _scores_checked_after(self, X)
         if scores is None:
             X = validate_X(self, X, reset=False)
-            scores = _linear_scores(X, self.coef_, self.intercept_)
+            scores = check_scores(_linear_scores(X, self.coef_, self.intercept_), X)
         return scores.ravel() if scores.shape[1] == 1 else scores
 
     def _problem_errors(self, problem, X, y, sw):
@@ -177,15 +209,14 @@ def _scores_checked_after(model, X):
     n_samples scores are checked instead, and only when one of them is not finite
     are the values scanned (they may be finite, and the score an overflow): the
     same errors, the same scores. A CSR matrix's structure (indices in range,
-    ``indptr`` consistent) is still checked before the kernel reads it.
+    ``indptr`` consistent) is still checked before the kernel reads it, and its
+    duplicate entries summed. Scores that overflow on a finite ``X`` are refused
+    (:func:`~rosenblatt._validation.check_scores`), never returned as NaN.
     """
     if sp.issparse(X):
         if X.format != "csr":
             return None
-        values = X.data
-    elif type(X) is np.ndarray and X.flags.c_contiguous:
-        values = X
-    else:
+    elif not (type(X) is np.ndarray and X.flags.c_contiguous):
         return None  # lists, DataFrames, other layouts: converted by the full path
     if not (X.dtype in (np.float32, np.float64) and X.ndim == 2 and X.shape[0] > 0
             and X.shape[1] == getattr(model, "n_features_in_", None)
@@ -193,9 +224,12 @@ def _scores_checked_after(model, X):
         return None
     if sp.issparse(X):
         check_csr_structure(X)
+        X = sum_duplicates(X)  # a copy when a row stores a column twice
     scores = _linear_scores(X, model.coef_, model.intercept_)
-    if not np.isfinite(scores).all() and not np.isfinite(values).all():
-        return None  # the full path raises its error about NaN or infinity
+    if not np.isfinite(scores).all():
+        if not np.isfinite(X.data if sp.issparse(X) else X).all():
+            return None  # the full path raises its error about NaN or infinity
+        check_scores(scores, X)  # finite X, overflowing scores: refused
     return scores
 
 

@@ -1,11 +1,22 @@
 """Files read a block of rows at a time, for training on data larger than memory."""
 
-import io
+import numbers
 
 import numpy as np
-from sklearn.datasets import load_svmlight_file
 
-from ._loaders import _existing, _libsvm_diagnosis, csv_blocks, numeric_labels
+from ._loaders import (
+    _existing,
+    _is_number,
+    csv_rows,
+    label_index,
+    libsvm_data,
+    libsvm_labels,
+    libsvm_refusal,
+    libsvm_too_wide,
+    numeric_labels,
+    parse_libsvm,
+    text_labels,
+)
 
 
 class ChunkedFile:
@@ -30,8 +41,10 @@ class ChunkedFile:
 
     def __init__(self, path, chunk_size, *, label=None, n_features=None, zero_based=None):
         self.path = _existing(path)
-        if int(chunk_size) < 1:
-            raise ValueError(f"chunk_size must be a positive number of rows; got {chunk_size}.")
+        if isinstance(chunk_size, bool) or not isinstance(chunk_size, numbers.Integral) \
+                or chunk_size < 1:
+            raise ValueError(f"{self.path}: chunk_size must be a positive number of rows (a "
+                             f"whole number, 1 or more); got {chunk_size!r}.")
         self.chunk_size = int(chunk_size)
         self.label = -1 if label is None else label
         suffix = self.path.suffix.lower()
@@ -49,103 +62,162 @@ class ChunkedFile:
     def __iter__(self):
         return getattr(self, f"_blocks_{self.kind}")()
 
+    def blocks_where(self, index):
+        """Where block ``index`` (from 0) is in the file, for error messages:
+        ``"{path}, lines a-b"`` (CSV and LIBSVM) or ``"{path}, rows a-b"`` (.npy)."""
+        first, last = self._where[index]
+        unit = "rows" if self.kind == "npy" else "lines"
+        return f"{self.path}, {unit} {first}-{last}"
+
     # .npy: a memory map, sliced
+    def _open_npy(self):
+        try:
+            return np.load(self.path, mmap_mode="r", allow_pickle=False)
+        except Exception as error:  # noqa: BLE001 - numpy raises many kinds on damage
+            raise ValueError(f"{self.path}: not a readable NumPy file without pickles "
+                             f"({error}).") from error
+
     def _scan_npy(self, n_features):
-        matrix = np.load(self.path, mmap_mode="r", allow_pickle=False)
-        if matrix.ndim != 2 or matrix.shape[1] < 2:
+        matrix = self._open_npy()
+        if not isinstance(matrix, np.ndarray) or matrix.ndim != 2 or matrix.shape[1] < 2:
             raise ValueError(f"{self.path}: expected a matrix with a label column; got shape "
-                             f"{matrix.shape}.")
+                             f"{getattr(matrix, 'shape', None)}.")
         width = matrix.shape[1]
-        if not -width <= int(self.label) < width:
-            raise ValueError(f"{self.path}: label column {self.label} is out of range for "
-                             f"{width} columns.")
-        self._column = int(self.label) % width
+        self._column = label_index(self.path, self.label, width, names_allowed=False)
         labels = set()
         for start in range(0, matrix.shape[0], self.chunk_size):
-            labels.update(np.unique(matrix[start:start + self.chunk_size, self._column]).tolist())
+            block = np.asarray(matrix[start:start + self.chunk_size, self._column],
+                               dtype=np.float64)
+            labels.update(np.unique(block).tolist())
         self.classes = _classes(labels, self.path)
         self.n_features = matrix.shape[1] - 1
         self.n_rows = matrix.shape[0]
+        self._where = [(start + 1, min(start + self.chunk_size, self.n_rows))
+                       for start in range(0, self.n_rows, self.chunk_size)]
 
     def _blocks_npy(self):
-        matrix = np.load(self.path, mmap_mode="r", allow_pickle=False)
+        matrix = self._open_npy()
         keep = [j for j in range(matrix.shape[1]) if j != self._column]
         for start in range(0, matrix.shape[0], self.chunk_size):
             block = np.asarray(matrix[start:start + self.chunk_size])
             yield np.ascontiguousarray(block[:, keep]), self._as_classes(block[:, self._column])
 
-    # CSV: streamed twice, checked line by line
+    # CSV: streamed twice, checked line by line; the labels typed over the whole file
     def _scan_csv(self, n_features):
-        labels, self.n_rows, self.n_features = set(), 0, None
-        for X, y in csv_blocks(self.path, self.chunk_size, label=self.label):
-            labels.update(y.tolist())
-            self.n_rows += len(y)
+        texts, self.n_rows, self.n_features, self._where = {}, 0, None, []
+        for X, labels, lines in csv_rows(self.path, self.chunk_size, label=self.label):
+            for text, line in zip(labels, lines):
+                texts.setdefault(text, line)  # each label's first line
+            self.n_rows += len(lines)
             self.n_features = X.shape[1]
+            self._where.append((lines[0], lines[-1]))
         if not self.n_rows:
             raise ValueError(f"{self.path}: no data lines.")
-        self.classes = _classes(labels, self.path)
+        # numbers only when every label of the file is one, as when it is read whole
+        # (labels used to be typed block by block: 1, 2 in one block and "a" in another)
+        self._numeric = all(map(_is_number, texts))
+        if self._numeric:
+            ordered = sorted(texts, key=texts.get)
+            text_labels(ordered, [texts[text] for text in ordered], self.path, numeric=True)
+            self.classes = numeric_labels(sorted({float(text) for text in texts}), self.path)
+        else:
+            self.classes = np.array(sorted(texts))
 
     def _blocks_csv(self):
-        for X, y in csv_blocks(self.path, self.chunk_size, label=self.label):
-            yield X, self._as_classes(y)
+        for X, labels, lines in csv_rows(self.path, self.chunk_size, label=self.label):
+            yield X, self._as_classes(text_labels(labels, lines, self.path, self._numeric))
 
-    # LIBSVM: one pass for offsets, classes and the feature count; then byte ranges
+    # LIBSVM: one pass, each block parsed by scikit-learn's parser as the whole file
+    # would be (so it refuses what load_libsvm refuses, with the same message); then
+    # the blocks by byte ranges
     def _scan_libsvm(self, n_features):
         starts, labels, largest, smallest, rows = [], set(), -1, None, 0
-        position = 0
+        lines, where = [], []
+        position, block_start, number = 0, 0, 0
+        parse_as = True if self.zero_based is None else bool(self.zero_based)
+
+        def take(payload):
+            nonlocal largest, smallest
+            try:
+                X, y = parse_libsvm(payload, parse_as)
+            except (ValueError, RuntimeError, OverflowError) as error:
+                raise ValueError(libsvm_refusal(self.path, parse_as, error)) from error
+            libsvm_labels(y, self.path, first_row=len(where) * self.chunk_size)
+            labels.update(y.tolist())
+            if X.nnz or len(X.indices):
+                shift = 0 if parse_as else 1  # back to the indices as written
+                largest = max(largest, int(X.indices.max()) + shift)
+                low = int(X.indices.min()) + shift
+                smallest = low if smallest is None else min(smallest, low)
+
         with self.path.open("rb") as handle:
-            for line in handle:
-                text = line.split(b"#", 1)[0].strip()
-                if text:
+            for number, line in enumerate(handle, start=1):
+                if libsvm_data(line).split():
                     if rows % self.chunk_size == 0:
+                        if lines:
+                            take(b"".join(lines))
+                            where.append((first_line, last_line))
                         starts.append(position)
-                    fields = text.split()
-                    try:
-                        labels.add(float(fields[0]))
-                        indices = [int(field.split(b":", 1)[0]) for field in fields[1:]]
-                    except ValueError:
-                        raise ValueError(_libsvm_diagnosis(self.path) or
-                                         f"{self.path}: malformed line {rows + 1}") from None
-                    if indices:
-                        largest = max(largest, max(indices))
-                        smallest = min(indices) if smallest is None else min(smallest,
-                                                                              min(indices))
+                        lines, first_line = [], number
                     rows += 1
+                    last_line = number
+                if starts:
+                    lines.append(line)
                 position += len(line)
+        if lines:
+            take(b"".join(lines))
+            where.append((first_line, last_line))
         if not rows:
             raise ValueError(f"{self.path}: no data lines.")
-        # feature indices count from 0 if the file uses 0 (scikit-learn's "auto"),
-        # unless the caller decided for several files at once (as load_svmlight_files)
+        # feature indices count from 0 unless every index is 1 or more (scikit-learn's
+        # "auto"; a file without features counts from 0), unless the caller decided for
+        # several files at once (as load_svmlight_files)
         self.uses_index_zero = smallest == 0
         self.largest_index = largest
         if self.zero_based is None:
-            self.zero_based = self.uses_index_zero
-        needed = largest + 1 if self.zero_based else largest
+            self.zero_based = smallest is None or smallest == 0
+        needed = max(largest - (0 if self.zero_based else 1), 0) + 1
+        self._starts, self._end, self._where = starts, position, where
         if n_features is not None and n_features < needed:
-            raise ValueError(f"{self.path}: n_features={n_features}, but the file uses feature "
-                             f"index {largest}.")
+            raise ValueError(self._too_wide(n_features, needed))
         self.n_features = needed if n_features is None else int(n_features)
-        self._starts, self._end = starts, position
         self.classes = _classes(labels, self.path)
         self.n_rows = rows
 
-    def _blocks_libsvm(self):
+    def _too_wide(self, n_features, needed):
+        """The load_libsvm message for a file wider than ``n_features``: a second pass
+        finds the first row that is."""
+        row = 0
+        for X, _ in self._parsed_blocks(None):
+            beyond = np.flatnonzero(np.diff(X.indptr) > 0)
+            for local in beyond:
+                if X.indices[X.indptr[local]:X.indptr[local + 1]].max() >= n_features:
+                    return libsvm_too_wide(self.path, n_features, row + int(local), needed)
+            row += X.shape[0]
+        return f"{self.path}: its rows name features beyond the {n_features} expected."
+
+    def _parsed_blocks(self, n_features):
         bounds = self._starts[1:] + [self._end]
         with self.path.open("rb") as handle:
-            for start, stop in zip(self._starts, bounds):
+            for index, (start, stop) in enumerate(zip(self._starts, bounds)):
                 # the block's own bytes, whole lines from its first data line to the
                 # next block's: no guessing where scikit-learn's offset/length cut a
                 # line (blank lines and comments at a boundary duplicated rows)
                 handle.seek(start)
-                payload = io.BytesIO(handle.read(stop - start))
-                X, y = load_svmlight_file(payload, n_features=self.n_features,
-                                          zero_based=self.zero_based)
-                yield X, self._as_classes(y)
+                try:
+                    yield parse_libsvm(handle.read(stop - start), self.zero_based, n_features)
+                except (ValueError, RuntimeError, OverflowError) as error:
+                    raise ValueError(f"{self.blocks_where(index)}: {error} (was the file "
+                                     "changed after it was opened?)") from error
+
+    def _blocks_libsvm(self):
+        for X, y in self._parsed_blocks(self.n_features):
+            yield X, self._as_classes(y)
 
     def _as_classes(self, y):
         """Labels in the dtype of :attr:`classes` (whole numbers as int64 in every
         block, as when the whole file is read)."""
-        return y.astype(self.classes.dtype) if self.classes.dtype.kind in "iu" else y
+        return y.astype(self.classes.dtype) if self.classes.dtype.kind in "iuU" else y
 
 
 def _classes(labels, path):

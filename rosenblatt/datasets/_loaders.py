@@ -6,7 +6,10 @@ blank lines, which hold no data).
 """
 
 import csv
+import io
 import itertools
+import math
+import numbers
 import pathlib
 import re
 import warnings
@@ -88,11 +91,13 @@ def _numeric_csv(path, label, header):
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # an empty file warns: leave it to the other path
             data = np.loadtxt(path, delimiter=delimiter, skiprows=int(named), ndmin=2,
-                              comments=None, encoding="utf-8", dtype=np.float64)
+                              comments=None, encoding="utf-8-sig", dtype=np.float64)
     except (ValueError, UnicodeDecodeError, UserWarning):
         return None
     if data.shape[0] == 0 or data.shape[1] != len(first):
         return None
+    if not np.isfinite(data).all():
+        return None  # an overflow (1e400) or a NaN label: the line-by-line reader says where
     if label is None:
         return data, None
     column = _label_column(path, label, [name.strip() for name in first] if named else None,
@@ -102,7 +107,7 @@ def _numeric_csv(path, label, header):
 
 def _first_row(path, delimiter):
     """The first non-blank line's fields (a header or data), or None."""
-    with path.open(newline="", encoding="utf-8", errors="replace") as handle:
+    with path.open(newline="", encoding="utf-8-sig", errors="replace") as handle:
         return next((row for row in csv.reader(handle, delimiter=delimiter)
                      if any(cell.strip() for cell in row)), None)
 
@@ -132,12 +137,23 @@ def csv_feature_names(path, label=-1, header="auto"):
 
 def csv_blocks(path, block_rows, label=-1, header="auto"):
     """Yield ``(X, y)`` blocks of ``block_rows`` data lines (all at once if None),
-    checking every line as :func:`load_csv` does."""
+    checking every line as :func:`load_csv` does. (Labels are typed block by
+    block: :class:`ChunkedFile` types them over the whole file.)"""
+    path = _existing(path)
+    for features, labels, lines in csv_rows(path, block_rows, label, header):
+        yield _block(features, labels, lines, path)
+
+
+def csv_rows(path, block_rows, label=-1, header="auto"):
+    """Yield ``(features, label_texts, line_numbers)`` per block of ``block_rows``
+    data lines: the features as float64, the labels as the file's text (``None``
+    without a label column), every line checked; errors name the file and line.
+    A UTF-8 byte-order mark is not part of the first field."""
     path = _existing(path)
     delimiter = _delimiter(path)
     number = 0
     try:
-        with path.open(newline="", encoding="utf-8") as handle:
+        with path.open(newline="", encoding="utf-8-sig") as handle:
             rows = csv.reader(handle, delimiter=delimiter)
             lines = ((number, row) for number, row in enumerate(rows, start=1)
                      if any(cell.strip() for cell in row))
@@ -154,7 +170,7 @@ def csv_blocks(path, block_rows, label=-1, header="auto"):
             width = None if names is None else len(names)
             column = None if names is None or label is None else \
                 _label_column(path, label, names, width)
-            features, labels = [], []
+            features, labels, numbers = [], [], []
             for number, row in lines:
                 if width is None:
                     width = len(row)
@@ -163,17 +179,22 @@ def csv_blocks(path, block_rows, label=-1, header="auto"):
                     raise ValueError(f"{path}, line {number}: {len(row)} fields, expected "
                                      f"{width}.")
                 features.append(_numbers(path, number, row, column))
+                numbers.append(number)
                 if column is not None:
                     labels.append(row[column].strip())
                 if block_rows is not None and len(features) == block_rows:
-                    yield _block(features, labels, column, path)
-                    features, labels = [], []
+                    yield _features(features), None if column is None else labels, numbers
+                    features, labels, numbers = [], [], []
             if features:
-                yield _block(features, labels, column, path)
+                yield _features(features), None if column is None else labels, numbers
     except UnicodeDecodeError:
         raise ValueError(_not_utf8(path)) from None
     except csv.Error as error:
         raise ValueError(f"{path}, line {number + 1}: {error}.") from None
+
+
+def _features(rows):
+    return np.array(rows, dtype=np.float64)
 
 
 def _is_number(text):
@@ -184,9 +205,45 @@ def _is_number(text):
     return True
 
 
-def _block(features, labels, column, path):
-    return (np.array(features, dtype=np.float64),
-            None if column is None else _labels(labels, path))
+def _block(features, labels, lines, path):
+    return features, None if labels is None else text_labels(labels, lines, path)
+
+
+def text_labels(texts, lines, path, numeric=None):
+    """Labels read as text: numbers (int64 when whole, see :func:`numeric_labels`)
+    when every one is a number, else the texts. ``numeric`` decides it instead (for
+    a block of a file whose other blocks were seen). A NaN, infinite or overflowing
+    (1e400) number is refused with its line."""
+    if numeric is None:
+        numeric = all(map(_is_number, texts))
+    if not numeric:
+        return np.array(texts)
+    numbers = np.array([float(text) for text in texts], dtype=np.float64)
+    bad = np.flatnonzero(~np.isfinite(numbers))
+    if bad.size:
+        raise ValueError(_bad_label_message(path, texts[bad[0]], lines[bad[0]]))
+    return numeric_labels(numbers, path)
+
+
+def _bad_label_message(path, text, line):
+    return (f"{path}: labels must be finite numbers; found {text} on line {line}"
+            f"{' (too large for a 64-bit float)' if _overflows(text) else ''}. Remove or fix "
+            "that row.")
+
+
+def _overflows(text):
+    """Whether ``text`` is a finite number written too large for float64 (1e400), which
+    ``float`` turns into inf; "inf" and "nan" written out are not overflows."""
+    try:
+        value = float(text)
+    except (ValueError, TypeError):
+        return False
+    if math.isfinite(value):
+        return False
+    word = text.strip().lower().lstrip("+-")
+    if isinstance(word, bytes):
+        word = word.decode("ascii", "replace")
+    return word not in ("inf", "infinity", "nan")
 
 
 def _not_utf8(path):
@@ -204,7 +261,7 @@ def _not_utf8(path):
 def _delimiter(path):
     """The CSV separator: ",", ";" or a tab, whichever splits the first line most
     (a file exported with a decimal comma uses ";")."""
-    with path.open(encoding="utf-8", errors="replace") as handle:
+    with path.open(encoding="utf-8-sig", errors="replace") as handle:
         first = next((line for line in handle if line.strip()), "")
     counts = {mark: first.count(mark) for mark in (",", ";", "\t")}
     best = max(counts, key=counts.get)
@@ -222,6 +279,12 @@ def _numbers(path, number, row, column):
             raise ValueError(
                 f"{path}, line {number}: field {index + 1} is {cell!r}, not a number."
             ) from None
+        if _overflows(cell):
+            raise ValueError(
+                f"{path}, line {number}: field {index + 1} is {cell!r}, too large for a "
+                "64-bit float (it would be read as inf); rescale that column, or write inf "
+                "if infinity is meant."
+            )
     return values
 
 
@@ -230,18 +293,20 @@ def _label_column(path, label, names, width):
         if names is None or label not in names:
             raise ValueError(f"{path}: no column named {label!r} (columns: {names}).")
         return names.index(label)
+    return label_index(path, label, width)
+
+
+def label_index(path, label, width, names_allowed=True):
+    """The label column's position for a whole-number ``label`` (negative counts
+    from the end); 1.7, True or "2" are refused, not rounded or read as 1."""
+    if isinstance(label, bool) or not isinstance(label, numbers.Integral):
+        named = " or, with a header line, a column name" if names_allowed else ""
+        raise ValueError(f"{path}: the label column must be given as a whole number "
+                         f"(its index, negative from the end){named}; got {label!r}.")
     index = int(label)
     if not -width <= index < width:
         raise ValueError(f"{path}: label column {label} is out of range for {width} columns.")
     return index % width
-
-
-def _labels(labels, path=None):
-    try:
-        numbers = np.array([float(value) for value in labels])
-    except ValueError:
-        return np.array(labels)
-    return numeric_labels(numbers, path)
 
 
 #: Whole numbers up to this are exact in float64 and in int64 alike.
@@ -265,6 +330,9 @@ def numeric_labels(numbers, path=None):
 _LIBSVM_LINE = re.compile(
     r"^\s*(?P<label>[^\s:#]+)(?P<pairs>(\s+[^\s:#]+:[^\s#]+)*)\s*(#.*)?$"
 )
+
+#: Lines parsed together while looking for the one scikit-learn's parser refuses.
+_SEARCH_LINES = 4096
 
 
 def load_libsvm(path, n_features=None, zero_based="auto"):
@@ -291,45 +359,122 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
     path = _existing(path)
     try:
         X, y = load_svmlight_file(str(path), n_features=n_features, zero_based=zero_based)
-    except OverflowError as error:
-        raise ValueError(f"{path}: a feature index or value is too large ({error}); LIBSVM "
-                         "indices must be below 2**31.") from error
-    except (ValueError, RuntimeError) as error:
+    except (ValueError, RuntimeError, OverflowError) as error:
         if n_features is not None and "n_features was set" in str(error):
-            raise ValueError(f"{path}: its rows name features beyond the {n_features} "
-                             f"expected ({error}); the model was trained on narrower "
-                             "data.") from error
-        raise ValueError(_libsvm_diagnosis(path) or f"{path}: {error}") from error
+            wide, _ = load_svmlight_file(str(path), zero_based=zero_based)
+            row = _first_row_beyond(wide, n_features)
+            raise ValueError(libsvm_too_wide(path, n_features, row, wide.shape[1])) from error
+        raise ValueError(libsvm_refusal(path, bool(zero_based), error)) from error
     if X.shape[0] == 0:
         raise ValueError(f"{path}: no data lines.")
-    return X, numeric_labels(y, path)
+    return X, libsvm_labels(y, path)
 
 
-def _libsvm_diagnosis(path):
-    """The first malformed line of a LIBSVM file, described, or None."""
-    with path.open(errors="replace") as handle:
+def libsvm_labels(y, path, first_row=0):
+    """The labels of rows ``first_row`` on, as :func:`numeric_labels` makes them;
+    a NaN or infinite one refused with its line."""
+    bad = np.flatnonzero(~np.isfinite(y))
+    if bad.size:
+        line, text = libsvm_line(path, first_row + int(bad[0]))
+        raise ValueError(_bad_label_message(path, text.split()[0].decode("utf-8", "replace"),
+                                            line))
+    return numeric_labels(y, path)
+
+
+def _first_row_beyond(X, n_features):
+    """The first row of CSR ``X`` with a feature at or beyond ``n_features``."""
+    rows = np.repeat(np.arange(X.shape[0]), np.diff(X.indptr))
+    return int(rows[np.flatnonzero(X.indices >= n_features)[0]])
+
+
+def libsvm_too_wide(path, n_features, row, width):
+    line, _ = libsvm_line(path, row)
+    return (f"{path}, line {line}: its rows name features beyond the {n_features} expected "
+            f"(the file is {width} wide); the model was trained on narrower data, or pass a "
+            "larger n_features.")
+
+
+def libsvm_data(line):
+    """``line`` (bytes) without its comment, as scikit-learn's parser cuts it: at the
+    first '#' before any NUL byte."""
+    hash_at = line.find(b"#")
+    nul_at = line.find(b"\0")
+    if hash_at >= 0 and (nul_at < 0 or hash_at < nul_at):
+        return line[:hash_at]
+    return line
+
+
+def libsvm_line(path, row):
+    """``(line number, text)`` of data row ``row`` (from 0) of a LIBSVM file."""
+    seen = -1
+    with path.open("rb") as handle:
         for number, line in enumerate(handle, start=1):
-            text = line.strip()
-            if not text or text.startswith("#"):
-                continue
-            match = _LIBSVM_LINE.match(text)
-            if not match:
-                return f"{path}, line {number}: expected 'label index:value ...', got {text!r}."
+            if libsvm_data(line).split():
+                seen += 1
+                if seen == row:
+                    return number, libsvm_data(line)
+    raise ValueError(f"{path}: has fewer than {row + 1} data lines (was it changed?).")
+
+
+def parse_libsvm(payload, zero_based, n_features=None):
+    """scikit-learn's parser on bytes (``zero_based`` True keeps the indices as
+    written)."""
+    return load_svmlight_file(io.BytesIO(payload), zero_based=zero_based,
+                              n_features=n_features)
+
+
+def libsvm_refusal(path, zero_based, error):
+    """Why scikit-learn's parser refuses a LIBSVM file: ``"{path}, line N: ..."`` for the
+    first line it refuses (found by parsing groups of lines, then that group's lines
+    one by one), the same whether the file is read whole or in chunks."""
+    with path.open("rb") as handle:
+        numbered = enumerate(handle, start=1)
+        while True:
+            group = list(itertools.islice(numbered, _SEARCH_LINES))
+            if not group:
+                break
             try:
-                float(match["label"])
-            except ValueError:
-                return f"{path}, line {number}: label {match['label']!r} is not a number."
-            previous = -1
-            for pair in match["pairs"].split():
-                index, value = pair.split(":", 1)
+                parse_libsvm(b"".join(line for _, line in group), zero_based)
+                continue
+            except (ValueError, RuntimeError, OverflowError):
+                pass
+            for number, line in group:
                 try:
-                    index, _ = int(index), float(value)
-                except ValueError:
-                    return f"{path}, line {number}: {pair!r} is not 'index:value'."
-                if index < 0 or index <= previous:
-                    return (f"{path}, line {number}: feature indices must be increasing and "
-                            f"not negative; {index} follows {previous}.")
-                previous = index
+                    parse_libsvm(line, zero_based)
+                except (ValueError, RuntimeError, OverflowError) as refused:
+                    return (f"{path}, line {number}: "
+                            f"{_libsvm_reason(line, zero_based) or refused}.")
+    return f"{path}: {error}"
+
+
+def _libsvm_reason(line, zero_based):
+    """What is wrong with one line scikit-learn's parser refuses, in words (or None)."""
+    text = libsvm_data(line).decode("utf-8", "replace").strip()
+    match = _LIBSVM_LINE.match(text)
+    if not match:
+        return f"expected 'label index:value ...', got {text!r}"
+    try:
+        float(match["label"])
+    except ValueError:
+        return f"label {match['label']!r} is not a number"
+    previous = -1
+    pairs = match["pairs"].split()
+    if pairs and pairs[0].startswith("qid"):
+        pairs = pairs[1:]
+    for pair in pairs:
+        index, value = pair.split(":", 1)
+        try:
+            index, _ = int(index), float(value)
+        except ValueError:
+            return f"{pair!r} is not 'index:value'"
+        if index >= 2**31:
+            return f"feature index {index} is too large; LIBSVM indices must be below 2**31"
+        if index == 0 and not zero_based:
+            return "feature index 0, but the file is read with indices from 1 (zero_based=False)"
+        if index < 0 or index <= previous:
+            return (f"feature indices must be increasing and not negative; {index} follows "
+                    f"{previous}")
+        previous = index
     return None
 
 
@@ -373,8 +518,5 @@ def load_numpy(path, label=-1):
     if data.ndim != 2 or data.shape[1] < 2:
         raise ValueError(f"{path}: a .npy file must hold a matrix with a label column; "
                          f"got shape {data.shape}.")
-    width = data.shape[1]
-    if not -width <= int(label) < width:
-        raise ValueError(f"{path}: label column {label} is out of range for {width} columns.")
-    column = int(label) % width
+    column = label_index(path, label, data.shape[1], names_allowed=False)
     return np.delete(data, column, axis=1), numeric_labels(data[:, column], path)

@@ -14,7 +14,13 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils import check_array
 
-from .._validation import FLOAT_DTYPES, check_csr_structure, encode_labels, kernel_view
+from .._validation import (
+    FLOAT_DTYPES,
+    check_csr_structure,
+    encode_labels,
+    kernel_view,
+    sum_duplicates,
+)
 from ..base import Shard
 from ..base._problem import TrainingData
 from ..base._shard import RowStream
@@ -33,6 +39,7 @@ def make_shard(X, labels, sample_weight, index, classes):
     X = check_array(X, accept_sparse="csr", dtype=FLOAT_DTYPES, order="C")
     if sp.issparse(X):
         check_csr_structure(X)
+        X = sum_duplicates(X)  # the kernels add every stored value: as the dense equal
     labels = np.asarray(labels).reshape(-1)
     if len(labels) != X.shape[0]:
         raise ValueError(f"a shard holds {X.shape[0]} rows of X but {len(labels)} labels; "

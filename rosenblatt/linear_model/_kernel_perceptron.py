@@ -1,16 +1,17 @@
 """The kernel perceptron: the perceptron in dual form (Freund & Schapire 1999)."""
 
+import difflib
 from dataclasses import dataclass, field
 from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics.pairwise import pairwise_kernels
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _kernels
-from .._validation import validate_X
+from .._validation import check_scores, validate_X
 from ..base import (
     EpochLoop,
     OnlineMixin,
@@ -269,6 +270,26 @@ class BudgetState(DualState):
         self._gram = None
 
 
+#: The kernels known by name.
+KERNELS = ("linear", "poly", "rbf")
+
+
+def _check_kernel(kernel):
+    """Refuse a kernel that is neither a known name nor a callable, saying which
+    names there are and the nearest one ('rbff' used to reach scikit-learn's
+    ``pairwise_kernels``, whose message names its own ``metric`` and kernels
+    this model does not offer)."""
+    if callable(kernel) or (isinstance(kernel, str) and kernel in KERNELS):
+        return
+    near = difflib.get_close_matches(str(kernel).lower(), KERNELS, n=1, cutoff=0.7)
+    hint = f" Did you mean kernel={near[0]!r}?" if near else ""
+    raise InvalidParameterError(  # a ValueError, and what scikit-learn's checks expect
+        f"The 'kernel' parameter of KernelPerceptron must be one of "
+        f"{', '.join(map(repr, KERNELS))} or a callable K(A, B) that returns the Gram "
+        f"matrix; got {kernel!r}.{hint}"
+    )
+
+
 class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifier):
     """Perceptron in dual form: a weighted sum of kernels on the examples it got wrong.
 
@@ -471,8 +492,13 @@ class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifi
         self.n_iter_no_change = n_iter_no_change
         self.n_jobs = n_jobs
 
+    def _validate_params(self):
+        _check_kernel(self.kernel)  # first: a misspelt name gets a suggestion
+        super()._validate_params()
+
     def _gram(self, A, B):
         """Gram matrix ``K(A, B)`` (len(A), len(B)) as a dense float64 array."""
+        _check_kernel(self.kernel)  # set_params or skip_parameter_validation may pass one
         if callable(self.kernel):
             gram = np.asarray(self.kernel(A, B), dtype=np.float64)
             if gram.shape != (A.shape[0], B.shape[0]):
@@ -614,6 +640,7 @@ class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifi
         check_is_fitted(self)
         X = validate_X(self, X, reset=False)
         scores = np.column_stack([self._problem_decision(p, X) for p in self._problems])
+        check_scores(scores, X)
         return scores.ravel() if scores.shape[1] == 1 else scores
 
     def _publish(self):

@@ -4,7 +4,7 @@ from dataclasses import dataclass, field
 from numbers import Real
 
 import numpy as np
-from scipy.sparse.linalg import LinearOperator, eigsh
+from scipy.sparse.linalg import ArpackError, LinearOperator, eigsh
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
@@ -244,8 +244,18 @@ class LinearUnit(OnlineMixin, SquaredLossStop, LinearModel, EpochLoop, Perceptro
     def _stable_eta(self, shards, backend):
         """A step that cannot make the loss grow (see the class docstring), from
         every shard's rows."""
+        largest = max(backend.map(largest_scaled_norm, shards, self.fit_intercept))
+        if largest == 0:
+            # every (weighted) row is 0 and there is no intercept: the output is 0 whatever
+            # the weights, and the step would be 1/0 (ZeroDivisionError, ArpackError)
+            raise ValueError(
+                "LinearUnit cannot choose eta='auto': every feature of every row (with a "
+                "non-zero sample weight) is 0 and fit_intercept=False, so the output is 0 "
+                "whatever the weights and there is nothing to learn. Check the features "
+                "(a column read as 0?), or set fit_intercept=True, or pass a number as eta."
+            )
         if self.solver == "sgd":
-            return 1.0 / max(backend.map(largest_scaled_norm, shards, self.fit_intercept))
+            return 1.0 / largest
         size = self._problems[0].coef.shape[-1] + int(self.fit_intercept)
         return 1.0 / largest_eigenvalue(
             lambda v: in_order_sum(backend.map(gram_part, shards, self.fit_intercept,
@@ -323,8 +333,16 @@ def largest_eigenvalue(gram, size):
     operator = LinearOperator((size, size), matvec=gram, dtype=np.float64)
     # a fixed start vector: ARPACK's default is random, and eta_ must be reproducible
     start = np.ones(size) / np.sqrt(size)
-    return float(eigsh(operator, k=1, which="LA", v0=start, return_eigenvectors=False,
-                       tol=1e-8)[0])
+    try:
+        return float(eigsh(operator, k=1, which="LA", v0=start, return_eigenvectors=False,
+                           tol=1e-8)[0])
+    except ArpackError:  # "Starting vector is zero"
+        pass
+    # the start is in the null space (rows like (1, -1) with no intercept): ARPACK
+    # refuses it as "zero"; a fixed pseudo-random start is not, almost surely
+    start = np.random.default_rng(0).standard_normal(size)
+    return float(eigsh(operator, k=1, which="LA", v0=start / np.linalg.norm(start),
+                       return_eigenvectors=False, tol=1e-8)[0])
 
 
 def largest_scaled_norm(shard, fit_intercept):

@@ -173,14 +173,14 @@ class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, ToleranceStop, Epoc
                 "uniform": lambda: rng.random((n_classes, width)),
                 "normal": lambda: rng.standard_normal((n_classes, width)),
             }[self.init]()
-        else:
-            matrix = np.array(self.init, dtype=np.float64)
-            if matrix.shape != (n_classes, width) or not np.all(np.isfinite(matrix)):
+        else:  # the binary rules' checks (real numbers, finite), one row per class
+            if np.ndim(self.init) != 2:
                 raise ValueError(
                     f"init must be finite with shape ({n_classes}, {width}): one row per "
                     f"class{', bias first' if self.fit_intercept else ''}; got shape "
-                    f"{matrix.shape}."
+                    f"{np.shape(self.init)}."
                 )
+            matrix = self._init_array(width, n_classes)
         if self.fit_intercept:
             return [(matrix[:, 1:].copy(), matrix[:, 0].copy())]
         return [(matrix.copy(), np.zeros(n_classes))]

@@ -7,7 +7,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import validate_X
+from .._validation import check_scores, validate_X
 from ..base import (
     EpochLoop,
     LinearModel,
@@ -130,6 +130,7 @@ class Vote:
         """The vote ``Σₖ cₖ sign(wₖ·x + bₖ)``, ``sign(0) = −1``."""
         scores = np.empty(X.shape[0])
         for rows, activations in self.activations(X):
+            check_scores(activations, X)  # a NaN activation would vote -1 without a word
             scores[rows] = np.where(activations > 0, 1.0, -1.0) @ self.counts
         return scores
 
