@@ -196,8 +196,9 @@ def _explain(error, X=None):
             "imaginary parts as separate columns (np.hstack([X.real, X.imag]))."
             if which == "X" else "Class labels must be real numbers or strings."
         )
-        return ValueError(f"{which} holds complex numbers, which a perceptron cannot learn "
-                          f"from. {remedy}")
+        # scikit-learn's estimator checks look for its first words
+        return ValueError(f"Complex data not supported: {which} holds complex numbers, which "
+                          f"a perceptron cannot learn from. {remedy}")
     if "could not convert" in message or "convert array of bytes/strings" in message:
         return ValueError(
             f"X must be numeric ({message}). Encode text or categorical columns first, "

@@ -176,6 +176,8 @@ class TraceRecorder:
                      steps, coefs, intercepts)
 
     def _append(self, epoch, x, y, rows, activations, positions, steps, coefs, intercepts):
+        if len(rows) == 0:  # an epoch without an update (tol goes on after one)
+            return
         values = dict(
             epoch=np.full(len(rows), epoch, dtype=np.intp),
             t=np.asarray(positions, dtype=np.int64),

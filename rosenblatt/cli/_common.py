@@ -69,23 +69,114 @@ def label_option(label):
         return label
 
 
-def read_data(path, label=None, model=None):
-    """``(X, y)`` from a CSV, LIBSVM or ``.npy``/``.npz`` file.
+#: the suffixes the loaders read as CSV and NumPy; any other file is LIBSVM
+_CSV, _NUMPY = (".csv",), (".npy", ".npz")
+
+
+def file_kind(path):
+    """``"csv"``, ``"npy"``, ``"npz"`` or ``"libsvm"``, by the suffix, as the loaders
+    choose.
+
+    >>> file_kind("a.CSV"), file_kind("b.npz"), file_kind("a9a.t")
+    ('csv', 'npz', 'libsvm')
+    """
+    suffix = pathlib.Path(path).suffix.lower()
+    return suffix[1:] if suffix in _CSV + _NUMPY else "libsvm"
+
+
+def check_label(path, label):
+    """Refuse a ``--label`` the file cannot have, in one line: a LIBSVM row's label
+    is its first field and an ``.npz`` file holds ``y`` apart (the loaders took the
+    option as a keyword LIBSVM's has not: a TypeError's traceback), and an ``.npy``
+    matrix has no column names. Returns the label as the loaders take it.
+
+    >>> check_label("d.csv", "2"), check_label("d.csv", "species"), check_label("d.svm", None)
+    (2, 'species', None)
+    >>> check_label("d.svm", "0")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: d.svm: --label applies to CSV and .npy files; a LIBSVM line's label is ...
+    """
+    if label is None:
+        return None
+    kind = file_kind(path)
+    if kind == "libsvm":
+        raise ValueError(f"{path}: --label applies to CSV and .npy files; a LIBSVM line's "
+                         "label is its first field")
+    if kind == "npz":
+        raise ValueError(f"{path}: --label applies to CSV and .npy files; an .npz file holds "
+                         "the labels apart, as its array 'y'")
+    label = label_option(label)
+    if kind == "npy" and not isinstance(label, int):
+        raise ValueError(f"{path}: a .npy matrix has no column names; --label must be a "
+                         f"column index (a whole number), got {label!r}")
+    return label
+
+
+def read_data(path, label=None, model=None, source="the model"):
+    """``(X, y)`` from a CSV, LIBSVM or ``.npy``/``.npz`` file, checked as the
+    command line needs: a matrix of finite numbers with a label per row (and as
+    wide as ``model``, which ``source`` names), else a ``ValueError`` in one line
+    that names the file.
 
     With a fitted ``model``, a LIBSVM file is read as wide as the model's
     ``n_features_in_``: a LIBSVM row names only the features it holds, so a test
     file in which the last features never occur (a9a.t: none of its rows has
     feature 123) would otherwise be read narrower than the training file.
     """
-    options = {} if label is None else {"label": label_option(label)}
-    if model is not None and pathlib.Path(path).suffix.lower() not in (".csv", ".npy", ".npz"):
+    label = check_label(path, label)
+    options = {} if label is None else {"label": label}
+    if model is not None and file_kind(path) == "libsvm":
         options["n_features"] = model.n_features_in_
-    return load_data(path, **options)
+    X, y = load_data(path, **options)
+    check_arrays(path, X, y, model, source)
+    return X, y
+
+
+def check_arrays(path, X, y=None, model=None, source="the model"):
+    """Refuse, in one line that names the file, what scikit-learn would refuse in
+    several (its NaN message runs over three lines, its 1-D one over three) or not
+    by name: features that are not a matrix of finite numbers, labels that are not
+    one per row, a width other than ``model``'s.
+
+    >>> check_arrays("d.npz", np.array([[0.0, np.nan]]), np.array([1]))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: d.npz: the features hold NaN or infinite values (the first in data row 1, ...
+    """
+    if hasattr(X, "toarray"):  # sparse: its stored values
+        values, shape = X.data, X.shape
+    else:
+        X = np.asarray(X)
+        values, shape = X, X.shape
+        if X.ndim != 2:
+            raise ValueError(f"{path}: the features must be a matrix (rows x columns); got "
+                             f"shape {X.shape}")
+        if X.dtype.kind not in "biuf":
+            raise ValueError(f"{path}: the features must be numbers; got {X.dtype} values")
+    if shape[0] == 0:
+        raise ValueError(f"{path}: no data rows")
+    if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
+        if hasattr(X, "toarray"):
+            where = ""
+        else:
+            row, column = np.argwhere(~np.isfinite(X))[0] + 1
+            where = f" (the first in data row {row}, column {column})"
+        raise ValueError(f"{path}: the features hold NaN or infinite values{where}; fill in "
+                         "or remove those rows")
+    if y is not None:
+        y = np.asarray(y)
+        if y.ndim != 1 or len(y) != shape[0]:
+            raise ValueError(f"{path}: the labels must be one per row; there are {shape[0]} "
+                             f"rows and labels of shape {y.shape}")
+    if model is not None and shape[1] != model.n_features_in_:
+        raise ValueError(f"{path} has {shape[1]} features; {source} was trained on "
+                         f"{model.n_features_in_}")
 
 
 def feature_names(path, label=None):
     """Axis labels for a data file: its CSV header's feature names, else None."""
-    if pathlib.Path(path).suffix.lower() != ".csv":
+    if file_kind(path) != "csv":
         return None
     return csv_feature_names(path, -1 if label is None else label_option(label))
 
@@ -119,6 +210,24 @@ def output_file(path, default_name, suffix):
     if path.is_dir():
         return path / default_name
     return path if path.suffix else path.with_suffix(suffix)
+
+
+def check_output(path, option="-o"):
+    """Refuse, before any work, a file that cannot be written: a folder, or one in
+    a folder that does not exist (``train`` wrote its model through a temporary
+    file, and the error named that file, after the whole fit).
+
+    >>> check_output("model.npz")
+    >>> check_output("no/such/folder/model.npz")
+    Traceback (most recent call last):
+    ...
+    ValueError: -o no/such/folder/model.npz: the folder no/such/folder does not exist
+    """
+    path = pathlib.Path(path)
+    if path.is_dir():
+        raise ValueError(f"{option} {path}: a folder; give the name of a file to write")
+    if not path.parent.is_dir():
+        raise ValueError(f"{option} {path}: the folder {path.parent} does not exist")
 
 
 @contextlib.contextmanager

@@ -35,7 +35,7 @@ def build_parser(only=None):
     >>> build_parser().parse_args(["demo", "-n", "5"]).n_samples
     5
     """
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="rosenblatt",
         description="The perceptron family of linear classifiers.",
     )
@@ -68,22 +68,53 @@ def main(argv=None):
         return int(exit_.code or 0)
     if args.command is None:
         parser.print_help()
+        print(f"rosenblatt: error: a command is needed, one of {', '.join(COMMANDS)}",
+              file=sys.stderr)
         return 2
+    held = []  # the warnings, shown when the command succeeds or is interrupted
     try:
         with warnings.catch_warnings():
-            warnings.showwarning = _one_line(args.command)
-            return args.run(args)
+            warnings.showwarning = _one_line(args.command, held)
+            code = args.run(args)
     except (ValueError, OSError) as error:
-        print(f"rosenblatt {args.command}: error: {error}", file=sys.stderr)
+        # the error alone: a warning it made moot (a fit that did not converge, then a
+        # file that could not be written) would make two lines of one failure
+        print(f"rosenblatt {args.command}: error: {one_line(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        _show(held)
         print(f"rosenblatt {args.command}: interrupted", file=sys.stderr)
         return 130
+    _show(held)
+    return code
 
 
-def _one_line(command):
+class _Parser(argparse.ArgumentParser):
+    """argparse, its usage errors in one line (argparse prints the usage first: four
+    lines for ``train``) with a pointer to ``--help``; subparsers are of this class."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {one_line(message)} (see: {self.prog} --help)\n")
+
+
+def one_line(error):
+    """An error's message on one line (scikit-learn's NaN message runs over three).
+
+    >>> one_line(ValueError("Input X contains NaN.\\nPerceptron does not accept NaN."))
+    'Input X contains NaN. Perceptron does not accept NaN.'
+    """
+    return " ".join(part.strip() for part in str(error).splitlines() if part.strip())
+
+
+def _one_line(command, held):
     """Warnings (a ConvergenceWarning, say) as one line of the command's own, not
-    Python's two-line report with a source line."""
+    Python's two-line report with a source line; kept in ``held`` until the command
+    has run."""
     def show(message, category, filename, lineno, file=None, line=None):
-        print(f"rosenblatt {command}: warning: {message}", file=sys.stderr)
+        held.append(f"rosenblatt {command}: warning: {one_line(message)}")
     return show
+
+
+def _show(held):
+    for line in held:
+        print(line, file=sys.stderr)

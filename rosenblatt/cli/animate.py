@@ -1,10 +1,13 @@
 """``rosenblatt animate``: train on 2-D data and write one frame per update."""
 
+import numpy as np
+
 from ..engine import make_estimator
 from ..inspection import TracePlayer, animate
 from ..trace import Trace
 from ._common import (
     add_data_arguments,
+    check_output,
     dense,
     feature_names,
     output_file,
@@ -40,7 +43,14 @@ def animate_training(X, y, output, *, model="pla", params=None, fps=2.0, every=1
     if "record" not in make_estimator(model).get_params():
         raise ValueError(f"animate draws the trace of updates, which {model} does not record; "
                          "use perceptron, pla, batch, pocket, averaged, voted or multiclass")
-    fitted = make_estimator(model, **(params or {}), record=True).fit(X, y)
+    params = dict(params or {})
+    if params.pop("record", True) is not True:  # it was passed twice: a TypeError
+        raise ValueError("animate records the trace itself (record=True); leave out "
+                         "--set record=...")
+    n_classes = len(np.unique(np.asarray(y).astype(str)))
+    if n_classes != 2:  # before the fit: a multiclass one ran to its limit first
+        raise ValueError(f"animate needs two classes; the data hold {n_classes}")
+    fitted = make_estimator(model, **params, record=True).fit(X, y)
     if isinstance(fitted.trace_, tuple):
         raise ValueError(f"animate needs two classes; the data hold {len(fitted.classes_)}")
     if not isinstance(fitted.trace_, Trace):
@@ -78,6 +88,9 @@ def run(args):
     output = None if args.output is None and args.html else \
         output_file(args.output or "training.gif", "training.gif", ".gif")
     html = None if args.html is None else output_file(args.html, "player.html", ".html")
+    for option, path in (("-o", output), ("--html", html)):
+        if path is not None:
+            check_output(path, option)
     model, frames = animate_training(X, y, output, model=args.model,
                                      params=parse_settings(args.set), fps=args.fps,
                                      every=args.every, dpi=args.dpi, html=html,

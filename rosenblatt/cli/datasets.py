@@ -3,6 +3,7 @@
 import numpy as np
 
 from .. import datasets
+from ._common import check_output
 
 BUILT_IN = {
     "and": ("AND truth table (Ahmed & Pavlu)", lambda: datasets.make_boolean("and")),
@@ -53,6 +54,7 @@ def run(args):
             print(f"{name.ljust(width)}  {description}")
         return 0
     path = args.output or f"{args.export}.csv"
+    check_output(path)
     y = export_dataset(args.export, path)
     print(f"wrote {path} ({len(y)} rows, labels {sorted(set(y.tolist()))})")
     return 0

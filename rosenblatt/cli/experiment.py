@@ -1,7 +1,11 @@
 """``rosenblatt experiment NAME``: run one of the texts' experiments."""
 
 from ..experiments import EXPERIMENTS
-from ._common import parse_settings, show_progress
+from ._common import check_output, parse_settings, show_progress
+
+#: Settings below which an experiment never ends: target_line and permutation draw
+#: target lines until both classes occur, which one point never does.
+_AT_LEAST = {"target_line": {"n_samples": 2}, "permutation": {"n_samples": 2}}
 
 
 def add_arguments(parser):
@@ -23,6 +27,11 @@ def run_experiment(name, settings=None, show_progress=False):
     """
     function = EXPERIMENTS[name]
     settings = dict(settings or {})
+    for key, least in _AT_LEAST.get(name, {}).items():
+        value = settings.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and 0 < value < least:
+            raise ValueError(f"{key} must be at least {least} for {name} (a point on each "
+                             f"side of the target line); got {value}")
     if "show_progress" in function.__code__.co_varnames:
         settings.setdefault("show_progress", show_progress)
     try:
@@ -32,6 +41,8 @@ def run_experiment(name, settings=None, show_progress=False):
 
 
 def run(args):
+    if args.figure:
+        check_output(args.figure, "--figure")
     result = run_experiment(args.name, parse_settings(args.set), show_progress=show_progress(args))
     print(result.table())
     if args.figure:

@@ -2,7 +2,14 @@
 
 from ..inspection import BoundaryDisplay
 from ..io import load
-from ._common import add_data_arguments, dense, feature_names, output_file, read_data
+from ._common import (
+    add_data_arguments,
+    check_output,
+    dense,
+    feature_names,
+    output_file,
+    read_data,
+)
 
 
 def plot_boundary(model, X, y, output, feature_names=None):
@@ -21,6 +28,9 @@ def plot_boundary(model, X, y, output, feature_names=None):
     import matplotlib
 
     matplotlib.use("Agg")
+    if not hasattr(model, "coef_"):  # from_estimator reads coef_: an AttributeError
+        raise ValueError(f"plot draws a linear boundary; {type(model).__name__} has no weight "
+                         "vector (coef_) to draw")
     display = BoundaryDisplay.from_estimator(model, dense(X), y)
     if feature_names is not None:
         display.feature_names = list(feature_names)
@@ -37,8 +47,9 @@ def add_arguments(parser):
 
 def run(args):
     model = load(args.model)
-    X, y = read_data(args.data, args.label, model)
     output = output_file(args.output, "boundary.png", ".png")
+    check_output(output)
+    X, y = read_data(args.data, args.label, model)
     display = plot_boundary(model, X, y, output, feature_names(args.data, args.label))
     print(f"wrote {output} ({len(display.misclassified)} misclassified)")
     return 0

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..datasets import load_data
 from ..io import load
-from ._common import add_data_arguments, label_option, read_data
+from ._common import add_data_arguments, check_arrays, check_label, check_output, read_data
 
 FORMATS = ("text", "csv", "json")
 
@@ -39,6 +39,7 @@ def predict(model, path, label=None, scores=False):
         model = load(model)
     if label is None and _width(path) == model.n_features_in_:
         X, _ = load_data(path, label=None)  # no label column
+        check_arrays(path, X, None, model)
     else:
         X, _ = read_data(path, label, model)
     labels = model.predict(X)
@@ -116,10 +117,11 @@ def add_arguments(parser):
 def run(args):
     if args.scores and args.format == "text":
         raise ValueError("--scores needs --format csv or json")
+    if args.output not in (None, "-"):
+        check_output(args.output)
     with _stdin_as_file(args.data) as path:
         model = load(args.model)
-        result = predict(model, path, None if args.label is None else label_option(args.label),
-                         scores=args.scores)
+        result = predict(model, path, check_label(path, args.label), scores=args.scores)
     labels, scores = result if args.scores else (result, None)
     text = write(labels, scores, model.classes_, args.format)
     if args.output in (None, "-"):

@@ -14,8 +14,10 @@ from ..linear_model import LinearUnit
 from ..streaming import fit_chunks
 from ._common import (
     add_data_arguments,
-    label_option,
+    check_label,
+    check_output,
     parse_settings,
+    positive_whole_number,
     progress_bar,
     read_data,
     show_progress,
@@ -97,7 +99,7 @@ def _train_in_chunks(model, path, label, chunk_size, epochs, show_progress):
     if not hasattr(model, "partial_fit"):
         raise ValueError(f"--chunk-size trains with partial_fit, which "
                          f"{type(model).__name__} does not have")
-    chunks = ChunkedFile(path, chunk_size, label=None if label is None else label_option(label))
+    chunks = chunked_file(path, chunk_size, label)
     epochs = epochs or model.get_params().get("max_iter", 1)
     if show_progress:
         from tqdm.auto import tqdm
@@ -108,6 +110,14 @@ def _train_in_chunks(model, path, label, chunk_size, epochs, show_progress):
     else:
         fit_chunks(model, chunks, n_epochs=epochs)
     return Training(model, n_rows=chunks.n_rows, chunk_size=chunks.chunk_size)
+
+
+def chunked_file(path, chunk_size, label=None, n_features=None):
+    """The :class:`~rosenblatt.datasets.ChunkedFile` of ``path``, its ``--label``
+    checked first: a LIBSVM or ``.npz`` file ignored it silently in blocks, as it
+    raised a TypeError (a traceback) read whole."""
+    return ChunkedFile(path, chunk_size, label=check_label(path, label),
+                       n_features=n_features)
 
 
 def _train_on_shards(model, path, label, shards, scheduler):
@@ -153,21 +163,41 @@ def resume(model, path, *, label=None, chunk_size=None, epochs=None, source="the
         if chunk_size is not None or epochs is not None:
             raise ValueError(f"{type(model).__name__} has no partial_fit: --resume runs a "
                              "warm-start fit in memory, of max_iter epochs (--set max_iter=N)")
-        X, y = read_data(path, label, model=model)
+        X, y = read_data(path, label, model=model, source=source)
         _check_fits(model, X.shape[1], np.unique(y), path, source)
         model.set_params(warm_start=True).fit(X, y)
         return Training(model, accuracy=model.score(X, y))
     epochs = epochs or model.get_params().get("max_iter", 1)
     if chunk_size is None:
-        X, y = read_data(path, label, model=model)
+        X, y = read_data(path, label, model=model, source=source)
         _check_fits(model, X.shape[1], np.unique(y), path, source)
         _partial_epochs(model, lambda: [(X, y)], epochs)
         return Training(model, accuracy=model.score(X, y))
-    chunks = ChunkedFile(path, chunk_size, label=None if label is None else label_option(label),
-                         n_features=model.n_features_in_)
+    chunks = chunked_file(path, chunk_size, label, n_features=model.n_features_in_)
     _check_fits(model, chunks.n_features, chunks.classes, path, source)
     _partial_epochs(model, lambda: chunks, epochs)
     return Training(model, n_rows=chunks.n_rows, chunk_size=chunks.chunk_size)
+
+
+def set_checked(model, settings):
+    """``model.set_params(**settings)``, checked as :func:`~rosenblatt.engine.make_estimator`
+    checks a new model's (``--resume --set max_iter=abc`` was set unchecked, and
+    ``range('abc')`` raised a TypeError: a traceback).
+
+    >>> from rosenblatt import Perceptron
+    >>> set_checked(Perceptron(), {"max_iter": "abc"})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    sklearn.utils._param_validation.InvalidParameterError: The 'max_iter' parameter of ...
+    """
+    known = model.get_params()
+    unknown = sorted(set(settings) - set(known))
+    if unknown:
+        raise ValueError(f"{type(model).__name__} does not take {', '.join(map(repr, unknown))}; "
+                         f"its parameters are {', '.join(sorted(known))}")
+    model.set_params(**settings)
+    model._validate_params()
+    return model
 
 
 def _partial_epochs(model, blocks, epochs):
@@ -220,13 +250,13 @@ def add_arguments(parser):
     parser.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                         help="an estimator parameter, e.g. --set eta=0.5 --set shuffle=none")
     parser.add_argument("-o", "--output", required=True, help="model file to write (.npz)")
-    parser.add_argument("--chunk-size", type=int, metavar="ROWS",
+    parser.add_argument("--chunk-size", type=positive_whole_number, metavar="ROWS",
                         help="read the file ROWS rows at a time and train with partial_fit "
                              "(for files larger than memory; online models only)")
-    parser.add_argument("--epochs", type=int, default=None,
+    parser.add_argument("--epochs", type=positive_whole_number, default=None,
                         help="passes over the file with --chunk-size or --resume (default: "
                              "max_iter)")
-    parser.add_argument("--shards", type=int, metavar="S",
+    parser.add_argument("--shards", type=positive_whole_number, metavar="S",
                         help="train on S shards by iterative parameter mixing (threads of "
                              "this machine, or the Dask cluster of --scheduler)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
@@ -282,6 +312,7 @@ def with_tol(model, settings, tol):
 
 def run(args):
     settings = parse_settings(args.set)
+    check_output(args.output)
     if args.resume is not None:
         return _run_resumed(args, settings)
     model = with_tol(make_estimator(args.model or "perceptron", **settings), settings,
@@ -304,7 +335,7 @@ def _run_resumed(args, settings):
     if model._model_file is not None:  # a file without training state (format version 1)
         raise ValueError(f"{args.resume} holds no training state (it was written by an older "
                          "rosenblatt, or with training_state=False): train afresh instead")
-    model.set_params(**settings)
+    set_checked(model, settings)
     if args.tol is not None:  # only when asked: the saved model keeps its own tol
         model = with_tol(model, settings, args.tol)
     training = resume(model, args.data, label=args.label, chunk_size=args.chunk_size,

@@ -28,12 +28,24 @@ def load_data(path, **options):
     >>> X, y = load_data(folder / "d.csv")
     >>> X.tolist(), y.tolist()
     ([[1.0, 2.0], [3.0, 4.0]], ['yes', 'no'])
+
+    Options of another format are refused (a LIBSVM line's label is its first field):
+
+    >>> _ = (folder / "d.svm").write_text("1 1:2\\n-1 2:3\\n")
+    >>> load_data(folder / "d.svm", label=0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ...d.svm: a LIBSVM file takes no label option (its labels are the first field of each line); got label.
     """
     suffix = pathlib.Path(path).suffix.lower()
     if suffix == ".csv":
         return load_csv(path, **options)
     if suffix in (".npy", ".npz"):
         return load_numpy(path, **options)
+    extra = sorted(set(options) - {"n_features", "zero_based"})
+    if extra:
+        raise ValueError(f"{path}: a LIBSVM file takes no {', '.join(extra)} option (its "
+                         f"labels are the first field of each line); got {', '.join(extra)}.")
     return load_libsvm(path, **options)
 
 

@@ -62,15 +62,31 @@ def progress(iterable, enabled, description):
     return tqdm(iterable, desc=description, leave=False)
 
 
+#: draws of a target line before giving up on a sample with both classes
+MAX_DRAWS = 1000
+
+
 def two_class_target_line(n_samples, rng):
     """The blog's data, drawn again until both classes are present (a line
-    near a corner can leave every point of a small sample on one side)."""
+    near a corner can leave every point of a small sample on one side); at most
+    ``MAX_DRAWS`` times, and never for fewer than two points.
+
+    >>> two_class_target_line(1, np.random.RandomState(0))
+    Traceback (most recent call last):
+    ...
+    ValueError: n_samples must be at least 2 for a sample with both classes; got 1.
+    """
     from ..datasets import make_target_line
 
-    while True:
+    if n_samples < 2:
+        raise ValueError(f"n_samples must be at least 2 for a sample with both classes; "
+                         f"got {n_samples}.")
+    for _ in range(MAX_DRAWS):
         X, y, target = make_target_line(n_samples, random_state=rng)
         if len(set(y.tolist())) == 2:
             return X, y, target
+    raise ValueError(f"{MAX_DRAWS} random target lines left all {n_samples} points on one "
+                     "side; use more points.")
 
 
 def check_counts(**counts):
