@@ -6,7 +6,7 @@ the fix) and a property test (hypothesis) generating its siblings."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from rosenblatt import KernelPerceptron, LinearUnit, Perceptron

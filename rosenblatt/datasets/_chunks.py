@@ -133,7 +133,7 @@ class ChunkedFile:
     def _scan_libsvm(self, n_features):
         starts, labels, largest, smallest, rows = [], set(), -1, None, 0
         lines, where = [], []
-        position, block_start, number = 0, 0, 0
+        position, number, first_line, last_line = 0, 0, 0, 0
         parse_as = True if self.zero_based is None else bool(self.zero_based)
 
         def take(payload):
