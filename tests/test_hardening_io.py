@@ -232,28 +232,34 @@ def test_forged_kernel_state_is_refused(name, field, spoil, training_state, tmp_
         refused_naming(path, f"state:problem0_{field}")
 
 
+def _spoiled(original, data):
+    """``(forged, how)``: ``original`` with its length, dtype or one value changed, as
+    hypothesis draws."""
+    how = data.draw(st.sampled_from(["length", "dtype", "value"]))
+    if how == "length":
+        forged = np.resize(original.ravel(), data.draw(st.integers(0, original.size + 3)))
+        if original.ndim == 2 and original.shape[1] and forged.size % original.shape[1] == 0:
+            forged = forged.reshape(-1, original.shape[1])
+        return forged, how
+    if how == "dtype":
+        return original.astype(data.draw(st.sampled_from(
+            ["int64", "int32", "float64", "float32", "float16", "bool", "U6", "uint8"]))), how
+    forged = original.copy()
+    if forged.size:
+        flat = forged.reshape(-1)
+        choices = [-1, 10**6, 2**30] + ([np.nan, np.inf, -np.inf, 1e300, 0.5]
+                                         if flat.dtype.kind == "f" else [])
+        flat[data.draw(st.integers(0, flat.size - 1))] = data.draw(st.sampled_from(choices))
+    return forged, how
+
+
 @settings(max_examples=80, **BOUNDED)
 @given(name=st.sampled_from(KERNEL), data=st.data())
 def test_property_kernel_state(name, data, tmp_path):
     path = saved(tmp_path, name, data.draw(st.booleans()))
     arrays, _ = read(path)
     key = data.draw(st.sampled_from(sorted(k for k in arrays if k.startswith("state:"))))
-    original = arrays[key]
-    how = data.draw(st.sampled_from(["length", "dtype", "value"]))
-    if how == "length":
-        forged = np.resize(original.ravel(), data.draw(st.integers(0, original.size + 3)))
-        if original.ndim == 2 and forged.size % original.shape[1] == 0:
-            forged = forged.reshape(-1, original.shape[1])
-    elif how == "dtype":
-        forged = original.astype(data.draw(st.sampled_from(
-            ["int64", "int32", "float64", "float32", "float16", "bool", "U6", "uint8"])))
-    else:
-        forged = original.copy()
-        if forged.size:
-            flat = forged.reshape(-1)
-            choices = [-1, 10**6, 2**30] + ([np.nan, np.inf, -np.inf, 1e300]
-                                             if flat.dtype.kind == "f" else [])
-            flat[data.draw(st.integers(0, flat.size - 1))] = data.draw(st.sampled_from(choices))
+    forged, how = _spoiled(arrays[key], data)
     forge(path, set_array(key, forged))
     # a value of the support itself is a weight no other array pins down without the
     # training state (as a weight of coef_ is): loading it must not crash
@@ -474,25 +480,6 @@ def test_a_model_fitted_on_a_dataframe_saves_and_loads_with_its_feature_names(tm
     np.testing.assert_array_equal(loaded.predict(frame), model.predict(frame))
 
 
-def _spoiled(original, data):
-    """``original`` with its length, dtype or one value changed, as hypothesis draws."""
-    how = data.draw(st.sampled_from(["length", "dtype", "value"]))
-    if how == "length":
-        forged = np.resize(original.ravel(), data.draw(st.integers(0, original.size + 3)))
-        if original.ndim == 2 and original.shape[1] and forged.size % original.shape[1] == 0:
-            forged = forged.reshape(-1, original.shape[1])
-        return forged
-    if how == "dtype":
-        return original.astype(data.draw(st.sampled_from(
-            ["int64", "int32", "float32", "float16", "bool", "U6", "uint8"])))
-    forged = original.copy()
-    if forged.size:
-        flat = forged.reshape(-1)
-        choices = [-1, 10**6] + ([np.nan, np.inf, -np.inf, 1e300, 0.5]
-                                 if flat.dtype.kind == "f" else [])
-        flat[data.draw(st.integers(0, flat.size - 1))] = data.draw(st.sampled_from(choices))
-    return forged
-
 
 @settings(max_examples=60, **BOUNDED)
 @given(name=st.sampled_from(VOTED), data=st.data())
@@ -502,7 +489,7 @@ def test_property_vote_arrays(name, data, tmp_path):
     arrays, _ = read(path)
     key = data.draw(st.sampled_from(sorted(
         k for k in arrays if k.startswith("state:vote") and "_counts" not in k)))
-    forge(path, set_array(key, _spoiled(arrays[key], data)))
+    forge(path, set_array(key, _spoiled(arrays[key], data)[0]))
     refused_or_same(path, name, *names_of(key), "state:vote", "coef_", "intercept_")
 
 
@@ -514,5 +501,5 @@ def test_property_published_support(name, data, tmp_path):
     arrays, _ = read(path)
     key = data.draw(st.sampled_from(sorted(
         k for k in arrays if k.startswith(("dual_coef_", "support_vectors_")))))
-    forge(path, set_array(key, _spoiled(arrays[key], data)))
+    forge(path, set_array(key, _spoiled(arrays[key], data)[0]))
     refused_or_same(path, name, *names_of(key), "dual_coef_", "support_vectors_")

@@ -160,32 +160,35 @@ def test_numpy_integer_label_indices_are_whole_numbers(tmp_path):
 
 
 # ----------------------------------------------------------------- streaming parameters
-@pytest.mark.parametrize("size", [None, 1.7, 2.0, "3", True, 0, -1])
-def test_a_chunk_size_that_is_not_a_positive_whole_number_is_refused(tmp_path, size):
+def small_npy(tmp_path):
     path = tmp_path / "data.npy"
     np.save(path, np.array([[1.0, 2, 0], [3, 4, 1]]))
+    return path
+
+
+def assert_chunk_size_refused(tmp_path, size):
     with pytest.raises(ValueError, match=r"data.npy: chunk_size must be a positive number"):
-        ChunkedFile(path, size)
+        ChunkedFile(small_npy(tmp_path), size)
+
+
+@pytest.mark.parametrize("size", [None, 1.7, 2.0, "3", True, 0, -1])
+def test_a_chunk_size_that_is_not_a_positive_whole_number_is_refused(tmp_path, size):
+    assert_chunk_size_refused(tmp_path, size)
 
 
 @settings(**BOUNDED)
 @given(size=st.one_of(st.floats(allow_nan=True), st.integers(max_value=0), st.none(),
                       st.text(max_size=3), st.booleans()))
 def test_no_chunk_size_but_a_positive_whole_number_is_taken(tmp_path, size):
-    path = tmp_path / "data.npy"
-    np.save(path, np.array([[1.0, 2, 0], [3, 4, 1]]))
-    with pytest.raises(ValueError, match=r"data.npy: chunk_size must be a positive number"):
-        ChunkedFile(path, size)
+    assert_chunk_size_refused(tmp_path, size)
 
 
 @settings(**BOUNDED)
 @given(n_epochs=st.one_of(st.integers(max_value=0), st.floats(allow_nan=True), st.none(),
                           st.booleans()))
 def test_no_number_of_epochs_but_a_positive_whole_number_is_taken(tmp_path, n_epochs):
-    path = tmp_path / "data.npy"
-    np.save(path, np.array([[1.0, 2, 0], [3, 4, 1]]))
     with pytest.raises(ValueError, match=r"n_epochs must be a whole number.*1 or more"):
-        fit_chunks(Perceptron(), ChunkedFile(path, 1), n_epochs=n_epochs)
+        fit_chunks(Perceptron(), ChunkedFile(small_npy(tmp_path), 1), n_epochs=n_epochs)
 
 
 def test_a_training_error_names_the_file_and_the_lines(tmp_path):

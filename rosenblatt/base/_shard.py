@@ -84,8 +84,8 @@ class Shard:
         return RowStream(key, self._cache)
 
     def row_weights(self):
-        if self.weights is None:
-            return np.ones(self.n_rows)
+        if self.weights is None:  # made once: held-out rows read it every epoch
+            self.weights = np.ones(self.n_rows)
         return self.weights
 
     def weighted_rows(self):
