@@ -132,10 +132,7 @@ def shard_cpu_times(X, y, S, epoch=1):
     kernel), as thread CPU time: what a worker would spend. S = 1 is the serial
     epoch."""
     model = AveragedPerceptron(random_state=0)
-    model.classes_ = np.array([-1.0, 1.0])
-    model._problems = model._start_problems(X, model._problem_rngs(np.random.RandomState(0)),
-                                            warm=False)
-    model._start_streams()
+    learner = model._start_fit(np.array([-1.0, 1.0]), X, warm=False)
     problem = model._problems[0]
     problem.n_iter = epoch
     bounds = np.linspace(0, X.shape[0], S + 1).astype(int)
@@ -144,7 +141,7 @@ def shard_cpu_times(X, y, S, epoch=1):
         rows = slice(bounds[k], bounds[k + 1])
         shard = make_shard(X[rows], y[rows], None, None if S == 1 else k, model.classes_)
         start = time.thread_time()
-        shard_epoch(shard, model, {0: problem}, None, True)
+        shard_epoch(shard, learner, {0: problem}, None, True)
         times.append(time.thread_time() - start)
     return times
 

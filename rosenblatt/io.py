@@ -489,7 +489,7 @@ def _expected_rows(model):
     one per class for the multiclass perceptron's single problem."""
     if isinstance(model, linear_model.MulticlassPerceptron):
         return len(model.classes_)
-    return len(model._problem_classes())
+    return len(model._learner()._problem_classes())
 
 
 def _check_consistency(path, model):
@@ -509,7 +509,7 @@ def _check_consistency(path, model):
     if not np.all(classes[1:] > classes[:-1]):
         _fail(path, "classes_", "is not sorted without repeats, as fit leaves it (n_features_in_"
                                 " or classes_ is missing or invalid)")
-    problems = len(model._problem_classes())
+    problems = len(model._learner()._problem_classes())
     for name in ("n_iter_", "n_updates_", "n_examples_"):
         if hasattr(model, name):
             _count(path, name, getattr(model, name))
@@ -558,7 +558,7 @@ def _check_consistency(path, model):
 
 def _state_keys(model):
     """The keys of ``model``'s prediction state, by the fields its class stores."""
-    problems = range(len(model._problem_classes()))
+    problems = range(len(model._learner()._problem_classes()))
     if isinstance(model, linear_model.VotedPerceptron):
         return [f"vote{k}_{name}" for k in problems for name in _VOTE_FIELDS]
     if isinstance(model, linear_model.KernelPerceptron):
@@ -582,7 +582,7 @@ def _check_prediction_state(path, model, state):
         if key not in state:
             _fail(path, f"state:{key}", "is missing; prediction needs it")
     if isinstance(model, linear_model.VotedPerceptron):
-        for k in range(len(model._problem_classes())):
+        for k in range(len(model._learner()._problem_classes())):
             _check_vote(path, model, k, {name: state[f"vote{k}_{name}"] for name in
                                          _VOTE_FIELDS})
     elif isinstance(model, linear_model.KernelPerceptron):
@@ -629,7 +629,7 @@ def _check_vote(path, model, k, vote):
 
 
 def _check_dual_problems(path, model, state):
-    d, problems = model.n_features_in_, len(model._problem_classes())
+    d, problems = model.n_features_in_, len(model._learner()._problem_classes())
     supports, duals = [], []
     for k in range(problems):
         field = f"state:problem{k}_"
@@ -865,9 +865,9 @@ def _restore_training(path, model, training, arrays):
 
 def _template_problems(path, model):
     """The problems ``model`` would start with: what a stored problem must look like."""
-    rngs = [np.random.RandomState(0) for _ in model._problem_classes()]
     try:
-        return model._start_problems(np.zeros((1, model.n_features_in_)), rngs, warm=False)
+        return model._learner().start_problems(np.zeros((1, model.n_features_in_)),
+                                               np.random.RandomState(0))
     except (ValueError, TypeError) as error:
         raise ModelFileError(f"{path}: training state: {type(model).__name__} cannot start "
                              f"training with these parameters: {error}") from error
@@ -994,7 +994,7 @@ def _check_published(path, model, problems):
     model._problems = problems
     try:
         with np.errstate(all="ignore"):
-            model._publish()
+            model._publish(model._learner())
             after = published()
         unsound = [k for k, p in enumerate(problems) if not p.state.is_finite(p)]
     except Exception as error:  # noqa: BLE001 - whatever a forged state breaks is its fault

@@ -1,17 +1,28 @@
-"""The shape the engine was given (ARCHITECTURE.md), kept by tests: every estimator
-is made of the base pieces plus a handful of hooks, and a rule's state is typed."""
+"""The shape the engine was given (ARCHITECTURE.md), kept by tests: an estimator is
+parameters, a docstring and the learner it builds; a learner is the base pieces
+plus a handful of hooks; a rule's state is typed."""
 
 import dataclasses
+import inspect
 
 import pytest
 
-from rosenblatt.base import Problem, RuleState
+from rosenblatt.base import Learner, PerceptronClassifier, Problem, RuleState
+from rosenblatt.base._loop import train
+from rosenblatt.base._shard import shard_epoch
 
 from ._estimators import ALL
 
-#: the most hooks an estimator overrides (MulticlassPerceptron: its one-problem
-#: layout; LinearUnit: its loss rule; VotedPerceptron: the vote and its file state)
-MOST_OVERRIDES = 6
+#: the most hooks a learner overrides (KernelLearner: its dual weights, their
+#: start, epochs with and without a budget, decision, publishing)
+MOST_OVERRIDES = 11
+
+#: what an estimator's own class body may define besides its parameters: the
+#: prediction from its fitted attributes, their file state, read-only views of them
+ESTIMATOR_MEMBERS = {
+    "__init__", "decision_function", "_prediction_state", "_restore_prediction_state",
+    "_validate_params", "_learner_class", "_PARAMETERS", "_parameter_constraints", "_per_vote",
+}
 
 
 def overrides(cls):
@@ -24,8 +35,37 @@ def overrides(cls):
 
 
 @pytest.mark.parametrize("cls", ALL, ids=lambda cls: cls.__name__)
-def test_an_estimator_overrides_only_a_handful_of_hooks(cls):
-    assert len(overrides(cls)) <= MOST_OVERRIDES, overrides(cls)
+def test_an_estimator_is_parameters_a_docstring_and_its_learner(cls):
+    assert issubclass(cls._learner_class, Learner)
+    assert cls.__doc__ and "Parameters" in cls.__doc__
+    own = {name for name, value in vars(cls).items()
+           if not (name.startswith("__") and name != "__init__")
+           and not isinstance(value, property) and not name.endswith("_request")}
+    assert own <= ESTIMATOR_MEMBERS, sorted(own - ESTIMATOR_MEMBERS)
+    # nothing of training on the estimator: its learner has it
+    for hook in ("_epoch", "_stop", "_mix", "_start_problems", "publish"):
+        assert not hasattr(cls, hook), hook
+
+
+@pytest.mark.parametrize("cls", ALL, ids=lambda cls: cls.__name__)
+def test_a_learner_overrides_only_a_handful_of_hooks(cls):
+    assert len(overrides(cls._learner_class)) <= MOST_OVERRIDES, overrides(cls._learner_class)
+
+
+def test_the_learner_is_built_from_the_estimators_current_parameters():
+    from rosenblatt import Perceptron
+
+    model = Perceptron(eta=0.5, shuffle="none").fit([[0, 0], [1, 1]], [0, 1])
+    model.set_params(eta=2.0)
+    learner = model._learner()
+    assert learner.eta == 2.0 and learner.shuffle == "none" and learner.name == "Perceptron"
+    assert list(learner.classes_) == [0, 1]
+
+
+def test_the_loop_and_the_shard_task_take_a_learner_not_an_estimator():
+    assert list(inspect.signature(train).parameters)[0] == "learner"
+    assert list(inspect.signature(shard_epoch).parameters)[1] == "learner"
+    assert not issubclass(Learner, PerceptronClassifier)
 
 
 def test_a_problem_holds_typed_state_not_a_dict():

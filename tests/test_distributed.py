@@ -180,8 +180,9 @@ def test_a_shard_task_never_modifies_the_problems_it_is_given(estimator):
     problem = fitted._problems[0]
     before = (problem.coef.copy(), problem.intercept.copy(), problem.seen.copy(),
               problem.n_updates)
-    fitted._before_training([shard], None, partial=True)
-    parts = shard_epoch(shard, fitted, {0: problem}, None, True)
+    learner = fitted._learner()
+    learner._before_training(fitted._problems, [shard], None, partial=True)
+    parts = shard_epoch(shard, learner, {0: problem}, None, True)
     assert parts[0][0] is not problem and parts[0][1] > 0
     assert_array_equal(problem.coef, before[0])
     assert_array_equal(problem.intercept, before[1])

@@ -21,6 +21,7 @@ from rosenblatt import (
     _kernels,
 )
 from rosenblatt.base import _columns
+from rosenblatt.linear_model._perceptron import PerceptronLearner
 
 
 def scattered(n=600, d=3000, per_row=10, seed=0):
@@ -76,7 +77,8 @@ def test_renumbered_columns_change_no_result(estimator, monkeypatch, recwarn):
     assert_array_equal(plain.intercept_, renumbered.intercept_)
     assert plain.n_iter_ == renumbered.n_iter_
     assert all(problem.columns is None for problem in renumbered._problems)
-    assert renumbered._renumbering is None  # the fit's copy of X is not kept
+    # the fit's copy of X is not kept
+    assert not any(isinstance(value, _columns.Renumbering) for value in vars(renumbered).values())
 
 
 def test_training_continues_in_the_columns_own_numbering(monkeypatch, recwarn):
@@ -112,11 +114,11 @@ def test_an_error_during_training_leaves_the_own_numbering(monkeypatch):
     start = np.arange(X.shape[1], dtype=float)
     model.set_params(init=np.r_[0.0, start])
 
-    def fail(problem, data, order):
+    def fail(learner, problem, data, order):
         assert problem.columns is not None
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(model, "_epoch", fail)
+    monkeypatch.setattr(PerceptronLearner, "_epoch", fail)
     with rosenblatt.config_context(renumber_columns=True), pytest.raises(KeyboardInterrupt):
         model.fit(X, y)
     assert model._problems[0].columns is None

@@ -1,12 +1,12 @@
-"""Labels, problems and the ``fit``/``partial_fit`` skeleton shared by every estimator.
+"""The ``fit``/``partial_fit`` skeleton shared by every estimator.
 
-:class:`PerceptronClassifier` turns any labels into problems and runs them: two
-classes are one binary problem (labels mapped to -1/+1 in sorted order), more
-are one binary problem per class (one-vs-rest, on threads since the kernels
-release the GIL, each with its own seeded generator so that the threads never
-change the result). It does not know how a problem starts or learns; that comes
-from the primal (:mod:`._linear`) or dual weights and the training loop
-(:mod:`._epochs`) the estimator is made of.
+:class:`PerceptronClassifier` validates the data, encodes the labels, builds
+the estimator's learner (:mod:`._learner`) from its parameters and runs it with
+the training loop (:mod:`._loop`) on one shard holding every row, then sets the
+fitted attributes the learner publishes. Two classes are one binary problem
+(labels mapped to -1/+1 in sorted order), more are one binary problem per class
+(one-vs-rest, on threads since the kernels release the GIL, each with its own
+seeded generator so that the threads never change the result).
 """
 
 import contextlib
@@ -27,23 +27,21 @@ from .._validation import (
     validate_X,
     validate_X_y,
 )
-from ._loop import train
 from ._shard import Shard, ThreadBackend
 
 
 class PerceptronClassifier(ClassifierMixin, BaseEstimator):
-    """Labels, one-vs-rest and the ``fit`` skeleton; not used directly.
+    """Labels and the ``fit`` skeleton of every estimator; not used directly.
 
-    An estimator made from it provides ``_start_problems(X, rngs, warm)`` (the
-    problems at the start of ``fit``), the hooks of a rule made of epochs
-    (:class:`~._epochs.EpochLoop`: ``_epoch`` and the rest, which the training
-    loop of :mod:`._loop` calls), ``_publish()`` (the fitted attributes) and
-    ``decision_function``.
+    An estimator made from it holds its parameters (``__init__``), its
+    docstring, ``_learner_class`` (the :class:`~._learner.Learner` of its rule,
+    built from the parameters at every call), ``decision_function`` and the
+    fitted attributes the learner publishes. ``self._problems`` keeps the
+    training state between calls (see :class:`~._problem.Problem`).
     """
 
-    #: Printed in the ConvergenceWarning; rules may suggest something better.
-    _advice = "increase max_iter, or use PocketPerceptron to keep the weights with the " \
-        "fewest training mistakes"
+    #: the estimator's rule (see :mod:`._learner`)
+    _learner_class = None
 
     #: Called with the problem after every epoch when set (see :func:`on_epoch`).
     _on_epoch = None
@@ -75,21 +73,31 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
                 f"warm_start=True needs the classes of the first fit {self.classes_.tolist()!r}"
                 f", got {classes.tolist()!r}; set warm_start=False to start afresh."
             )
-        self._start_fit(classes, X, warm)
+        learner = self._start_fit(classes, X, warm)
         codes = encode_labels(y, classes)
         weights = row_weights(X, codes, classes, sample_weight, self.class_weight)
-        self._learn(X, codes, weights, partial=False)
+        self._learn(learner, X, codes, weights, partial=False)
         return self
+
+    def _learner(self):
+        """The rule, built from the current parameters and the fitted attributes
+        it goes on from (see :mod:`._learner`)."""
+        learner = self._learner_class(self.get_params(deep=False), name=type(self).__name__,
+                                      classes=self.classes_, on_epoch=self._on_epoch)
+        for name in learner._reads_fitted:
+            setattr(learner, name, getattr(self, name, None))
+        return learner
 
     def _start_fit(self, classes, X, warm):
         """The problems at the start of a fit (from ``init``, or the last fit's
-        weights with ``warm``), and their row-order streams: the estimator's
-        random stream is drawn here, in the same order for a serial fit and for
-        :class:`~rosenblatt.distributed.ParameterMixing`. ``X`` gives the width."""
+        weights with ``warm``), the same for a serial fit and for
+        :class:`~rosenblatt.distributed.ParameterMixing`; returns the learner.
+        ``X`` gives the width."""
         self.classes_ = classes
-        rngs = self._problem_rngs(check_random_state(self.random_state))
-        self._problems = self._start_problems(X, rngs, warm)
-        self._start_streams()
+        learner = self._learner()
+        self._problems = learner.start_problems(
+            X, check_random_state(self.random_state), self._problems if warm else None)
+        return learner
 
     def _refuse_if_loaded(self, what):
         """A model read from a file cannot go on training: the file holds what
@@ -119,106 +127,32 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
-    # ----------------------------------------------------------------- problems
-    # One-vs-rest by default; MulticlassPerceptron keeps every class in one problem.
-
-    def _problem_classes(self):
-        """``(negative, positive)`` labels of each problem."""
-        if len(self.classes_) == 2:
-            return [tuple(self.classes_)]
-        return [(f"not {label}", label) for label in self.classes_]
-
-    def _problem_targets(self, codes):
-        """The ±1 label vector of each problem."""
-        if len(self.classes_) == 2:
-            return [np.where(codes == 1, 1.0, -1.0)]
-        return [np.where(codes == k, 1.0, -1.0) for k in range(len(self.classes_))]
-
-    def _problem_rngs(self, rng):
-        """The estimator's generator for one problem; one seeded child per problem
-        otherwise, so that the result does not depend on thread scheduling."""
-        n_problems = len(self._problem_classes())
-        if n_problems == 1:
-            return [rng]
-        seeds = rng.integers(2**31 - 1, size=n_problems) if isinstance(
-            rng, np.random.Generator) else rng.randint(2**31 - 1, size=n_problems)
-        return [np.random.RandomState(seed) for seed in seeds]
-
     # ----------------------------------------------------------------- training
 
-    def _learn(self, X, codes, weights, *, partial):
+    def _learn(self, learner, X, codes, weights, *, partial):
         """Train every problem on ``X`` (a whole fit, or one ``partial_fit`` epoch):
         the training loop on one shard holding every row, in this process."""
-        shard = Shard(X, codes, weights, renumbering=self._column_renumbering(X, partial))
+        renumbering = learner.column_renumbering(self._problems, X, partial)
+        shard = Shard(X, codes, weights, renumbering=renumbering)
         try:
-            self._train_shards([shard], ThreadBackend(), partial=partial)
+            learner.train(self._problems, [shard], ThreadBackend(), partial=partial)
         finally:  # an error or an interrupt too leaves the weights in their own numbering
-            if shard.renumbering is not None:
-                shard.renumbering.finish(self._problems)
-        self._end_call(partial)
+            if renumbering is not None:
+                renumbering.finish(self._problems)
+        self._end_call(learner, partial)
 
-    def _train_shards(self, shards, backend, *, partial, mixing="uniform", record=None):
-        """Run the training loop (:func:`~._loop.train`) on ``shards``: one in
-        this process for a serial fit, several for parameter mixing (which then
-        publishes with :meth:`_end_call`, as :meth:`_learn` does)."""
-        self._before_training(shards, backend, partial)
-        train(self, self._problems, shards, backend,
-              epochs=1 if partial else self._max_epochs(), partial=partial, mixing=mixing,
-              record=record)
-
-    def _end_call(self, partial):
+    def _end_call(self, learner, partial):
         """Publish the fitted attributes; after a fit, warn about problems that ran out."""
-        self._publish()
+        self._publish(learner)
         self._model_file = None
         if not partial:
-            self._warn_if_not_converged()
+            message = learner.not_converged_message(self._problems)
+            if message is not None:
+                warn(message)
 
-    def _start_streams(self):
-        """Each problem's row-order stream, drawn at the start of a fit."""
-        for problem in self._problems:
-            self._draw_seed(problem)
-
-    def _draw_seed(self, problem):
-        """Hook: see :class:`~._epochs.EpochLoop`."""
-
-    def _before_training(self, shards, backend, partial):
-        """Hook run once per ``fit``/``partial_fit`` call, before the problems train."""
-
-    #: The columns' renumbering during a ``fit`` call (see :mod:`._columns`), or None.
-    _renumbering = None
-
-    def _column_renumbering(self, X, partial):
-        """Hook: the :class:`~rosenblatt.base._columns.Renumbering` the problems
-        may switch to during training, or ``None``."""
-        return None
-
-    def _publish_counters(self):
-        """The fitted attributes every estimator shares."""
-        self.n_iter_ = max(p.n_iter for p in self._problems)
-        self.n_updates_ = sum(p.n_updates for p in self._problems)
-        self.converged_ = all(p.converged for p in self._problems)
-
-    def _warn_if_not_converged(self):
-        failed = [p for p in self._problems if not p.converged and not p.stopped_early]
-        if not failed:
-            return
-        which = ""
-        if len(self._problems) > 1:
-            which = " for class(es) " + ", ".join(str(p.classes[1]) for p in failed)
-        message = self._not_converged_message(which)
-        if message is not None:
-            warn(message)
-
-    def _not_converged_message(self, which):
-        """The ``ConvergenceWarning``'s text, or ``None`` when the settings have
-        no stopping rule that could have failed."""
-        return (
-            f"{type(self).__name__} ran {self._limit_description()} without a mistake-free "
-            f"pass{which}; the data may not be linearly separable — {self._advice}."
-        )
-
-    def _limit_description(self):
-        return f"max_iter={self.max_iter} epochs"
+    def _publish(self, learner):
+        """Set the fitted attributes the learner makes of the problems."""
+        vars(self).update(learner.publish(self._problems))
 
 
 class OnlineMixin:
@@ -257,16 +191,18 @@ class OnlineMixin:
                 )
         X, y = validate_X_y(self, X, y, reset=first)
         if first:
-            self._start_fit(check_classes(classes), X, warm=False)
-        elif classes is not None and not np.array_equal(
-                classes := check_classes(classes), self.classes_):
-            raise ValueError(
-                f"classes={classes.tolist()!r} differs from the classes of the "
-                f"first partial_fit call {self.classes_.tolist()!r}."
-            )
+            learner = self._start_fit(check_classes(classes), X, warm=False)
+        else:
+            if classes is not None and not np.array_equal(
+                    classes := check_classes(classes), self.classes_):
+                raise ValueError(
+                    f"classes={classes.tolist()!r} differs from the classes of the "
+                    f"first partial_fit call {self.classes_.tolist()!r}."
+                )
+            learner = self._learner()
         codes = encode_labels(y, self.classes_)
         weights = row_weights(X, codes, self.classes_, sample_weight, self.class_weight)
-        self._learn(X, codes, weights, partial=True)
+        self._learn(learner, X, codes, weights, partial=True)
         return self
 
 

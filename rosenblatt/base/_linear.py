@@ -1,10 +1,11 @@
 """Primal weights: where a linear model's weights start, and what it publishes.
 
-:class:`LinearModel` starts every problem from ``init`` (or the fitted weights,
-with ``warm_start``), gives it the rule's typed state, publishes ``coef_`` and
-``intercept_`` (the running weights, or what the rule's state makes of them:
-the mean, the pocket) and computes ``decision_function``. :class:`Traced` adds
-``record=True``'s trace.
+:class:`LinearLearner` starts every problem from ``init`` (or the fitted
+weights, with ``warm_start``), gives it the rule's typed state and publishes
+``coef_`` and ``intercept_`` (the running weights, or what the rule's state
+makes of them: the mean, the pocket); :class:`Traced` adds ``record=True``'s
+trace. On the estimator's side, :class:`LinearModel` computes
+``decision_function`` from ``coef_`` and ``intercept_``.
 """
 
 import threading
@@ -23,11 +24,12 @@ from .._validation import (
 )
 from ..trace import TraceRecorder
 from ._columns import renumbering
+from ._learner import Learner
 from ._problem import Problem, RuleState
 
 
-class LinearModel:
-    """Mixin: a weight vector and a bias per problem."""
+class LinearLearner(Learner):
+    """A learner with primal weights: a weight vector and a bias per problem."""
 
     #: whether a fit may renumber the columns (a rule without epochs gains nothing)
     _renumbers = True
@@ -40,18 +42,19 @@ class LinearModel:
         """Hook: a trace recorder, or ``None`` (see :class:`Traced`)."""
         return None
 
-    def _column_renumbering(self, X, partial):
+    def column_renumbering(self, problems, X, partial):
         """Columns renumbered by frequency on wide, scattered CSR data (the model is
         the same bit for bit; see :mod:`._columns`), unless something watches the
         weights during training: a trace, an ``on_epoch`` callback, a rule state
         that keeps rows of ``X``."""
-        if self._on_epoch is not None or not self._renumbers or any(
-                p.recorder is not None or not p.state.renumberable for p in self._problems):
+        if self.on_epoch is not None or not self._renumbers or any(
+                p.recorder is not None or not p.state.renumberable for p in problems):
             return None
         return renumbering(X, partial)
 
-    def _start_problems(self, X, rngs, warm):
-        starts = self._warm_weights() if warm else self._starting_weights(X.shape[1], rngs)
+    def _start_problems(self, X, rngs, previous):
+        starts = self._warm_weights(previous) if previous is not None else \
+            self._starting_weights(X.shape[1], rngs)
         # float32 running weights are an option of the rules that offer it
         dtype = getattr(self, "weights_dtype", "float64")
         problems = []
@@ -125,22 +128,45 @@ class LinearModel:
             )
         return vectors
 
-    def _warm_weights(self):
+    def _warm_weights(self, previous):
         """The published weights of the last fit, as starting points for ``warm_start``."""
-        return [tuple(np.array(w, dtype=np.float64) for w in p.published())
-                for p in self._problems]
+        return [tuple(np.array(w, dtype=np.float64) for w in p.published()) for p in previous]
 
-    def _publish(self):
-        """Set the fitted attributes from the problems."""
-        weights = [p.published() for p in self._problems]
-        self.coef_ = np.vstack([np.atleast_2d(w) for w, _ in weights]).astype(np.float64)
-        self.intercept_ = np.concatenate([np.atleast_1d(b) for _, b in weights]).astype(
-            np.float64
-        )
-        self._publish_counters()
-        if self._problems[0].recorder is not None:
-            traces = tuple(p.recorder.build() for p in self._problems)
-            self.trace_ = traces[0] if len(traces) == 1 else traces
+    def publish(self, problems):
+        """``coef_``, ``intercept_`` (the running weights, or what the rule's state
+        makes of them), the counters, and the trace."""
+        weights = [p.published() for p in problems]
+        fitted = super().publish(problems)
+        fitted["coef_"] = np.vstack([np.atleast_2d(w) for w, _ in weights]).astype(np.float64)
+        fitted["intercept_"] = np.concatenate(
+            [np.atleast_1d(b) for _, b in weights]).astype(np.float64)
+        if problems[0].recorder is not None:
+            traces = tuple(p.recorder.build() for p in problems)
+            fitted["trace_"] = traces[0] if len(traces) == 1 else traces
+        return fitted
+
+    def _problem_errors(self, problem, X, y, sw):
+        """Weighted mistakes of one problem's published weights on held-out rows
+        (what early stopping judges): ``y a <= 0`` for a binary problem, a wrong
+        argmax for a multiclass one."""
+        coef, intercept = problem.published()
+        if coef.ndim == 1:
+            return _kernels.weighted_errors(kernel_view(X), y, sw, coef, intercept[0], np.inf)
+        scores = _linear_scores(X, coef, intercept)
+        return float(sw[np.argmax(scores, axis=1) != y].sum())
+
+
+class Traced:
+    """Learner mixin: ``record=True`` keeps a :class:`~rosenblatt.Trace` of every update."""
+
+    _recorder_class = TraceRecorder
+
+    def _new_recorder(self, coef, intercept, classes):
+        return self._recorder_class(coef, intercept, classes) if self.record else None
+
+
+class LinearModel:
+    """Estimator mixin: ``decision_function`` of primal weights ``coef_``, ``intercept_``."""
 
     def decision_function(self, X):
         """Signed activation ``w·x + b``.
@@ -160,16 +186,6 @@ class LinearModel:
             scores = check_scores(_linear_scores(X, self.coef_, self.intercept_), X)
         return scores.ravel() if scores.shape[1] == 1 else scores
 
-    def _problem_errors(self, problem, X, y, sw):
-        """Weighted mistakes of one problem's published weights on held-out rows
-        (what early stopping judges): ``y a <= 0`` for a binary problem, a wrong
-        argmax for a multiclass one."""
-        coef, intercept = problem.published()
-        if coef.ndim == 1:
-            return _kernels.weighted_errors(kernel_view(X), y, sw, coef, intercept[0], np.inf)
-        scores = _linear_scores(X, coef, intercept)
-        return float(sw[np.argmax(scores, axis=1) != y].sum())
-
     def _prediction_state(self):
         """Arrays besides the public fitted attributes that prediction needs
         (for model files); linear models need none."""
@@ -177,15 +193,6 @@ class LinearModel:
 
     def _restore_prediction_state(self, state):
         """Inverse of :meth:`_prediction_state`, for a model read from a file."""
-
-
-class Traced:
-    """Mixin: ``record=True`` keeps a :class:`~rosenblatt.Trace` of every update."""
-
-    _recorder_class = TraceRecorder
-
-    def _new_recorder(self, coef, intercept, classes):
-        return self._recorder_class(coef, intercept, classes) if self.record else None
 
 
 #: Stored values (times problems) from which scoring runs on several threads. Threads

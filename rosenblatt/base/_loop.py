@@ -50,14 +50,14 @@ class MixingRecord:
                 np.array(self.mu, dtype=np.float64).reshape(shape), np.array(self.seconds))
 
 
-def train(model, problems, shards, backend, *, epochs, partial, mixing="uniform",
+def train(learner, problems, shards, backend, *, epochs, partial, mixing="uniform",
           record=None):
     """Train ``problems`` (the driver's) on ``shards`` for up to ``epochs`` epochs.
 
     Parameters
     ----------
-    model : estimator
-        Its rule: ``_epoch``, ``_epoch_order``, ``_scores``, ``_stop``, ...
+    learner : Learner
+        The rule (see :mod:`._learner`): ``_epoch``, ``_epoch_order``, ``_stop``, ...
     problems : list of Problem
     shards : list
         Shards (or, on Dask, futures of shards).
@@ -69,14 +69,14 @@ def train(model, problems, shards, backend, *, epochs, partial, mixing="uniform"
     mixing : {"uniform", "errors"}
     record : MixingRecord or None
     """
-    hold_out = model.validation_fraction if _stops_early(model, partial) else None
+    hold_out = learner.validation_fraction if _stops_early(learner, partial) else None
     in_place = len(shards) == 1 and backend.name == "threads"
     running = list(range(len(problems)))
-    begin = [p for p in running if model._needs_scores(problems[p], before=True)]
+    begin = [p for p in running if learner._needs_scores(problems[p], before=True)]
     if begin:
-        scores = _scores(model, problems, begin, shards, backend, hold_out)
+        scores = _scores(learner, problems, begin, shards, backend, hold_out)
         for p in begin:
-            model._begin(problems[p], scores[p])
+            learner._begin(problems[p], scores[p])
     for _ in range(epochs):
         if not running:
             break
@@ -84,7 +84,7 @@ def train(model, problems, shards, backend, *, epochs, partial, mixing="uniform"
         for p in running:
             problems[p].n_iter += 1
         sent = {p: problems[p] for p in running}
-        results = backend.map(shard_epoch, shards, model, sent, hold_out, not in_place)
+        results = backend.map(shard_epoch, shards, learner, sent, hold_out, not in_place)
         updates = np.zeros((len(shards), len(problems)), dtype=np.int64)
         mu = np.zeros((len(shards), len(problems)))
         for p in running:
@@ -94,38 +94,38 @@ def train(model, problems, shards, backend, *, epochs, partial, mixing="uniform"
                 mu[0, p] = 1.0
                 problems[p] = parts[0][0]
             else:
-                mu[:, p] = model._mixing_weights(updates[:, p], mixing)
-                model._mix(problems[p], [part for part, _ in parts], mu[:, p])
+                mu[:, p] = learner._mixing_weights(updates[:, p], mixing)
+                learner._mix(problems[p], [part for part, _ in parts], mu[:, p])
             problems[p].n_updates += int(updates[:, p].sum())
         after = [p for p in running
-                 if hold_out or model._needs_scores(problems[p], before=False)]
-        scores = _scores(model, problems, after, shards, backend, hold_out) if after else {}
+                 if hold_out or learner._needs_scores(problems[p], before=False)]
+        scores = _scores(learner, problems, after, shards, backend, hold_out) if after else {}
         for p in list(running):
             problem = problems[p]
-            if model._on_epoch is not None and model._reports_epochs:
-                model._on_epoch(problem)
-            stop = model._stop(problem, scores.get(p, {}), int(updates[:, p].sum()))
-            problem.check_finite(type(model).__name__, f"in epoch {problem.n_iter}")
-            if not stop and hold_out and model._held_out_stalled(problem, scores[p]):
+            if learner.on_epoch is not None and learner._reports_epochs:
+                learner.on_epoch(problem)
+            stop = learner._stop(problem, scores.get(p, {}), int(updates[:, p].sum()))
+            problem.check_finite(learner.name, f"in epoch {problem.n_iter}")
+            if not stop and hold_out and learner._held_out_stalled(problem, scores[p]):
                 problem.stopped_early = stop = True
             if stop:
                 running.remove(p)
         if record is not None:
             record.add(updates, mu, time.perf_counter() - started)
-    if model._finishes_calls:  # only rules that cannot be mixed: one shard
-        finished = backend.map(shard_finish, shards, model, dict(enumerate(problems)),
+    if learner._finishes_calls:  # only rules that cannot be mixed: one shard
+        finished = backend.map(shard_finish, shards, learner, dict(enumerate(problems)),
                                hold_out, not in_place)
         for p, problem in finished[0].items():
             problems[p] = problem
 
 
-def _stops_early(model, partial):
-    return bool(getattr(model, "early_stopping", False)) and not partial
+def _stops_early(learner, partial):
+    return bool(getattr(learner, "early_stopping", False)) and not partial
 
 
-def _scores(model, problems, which, shards, backend, hold_out):
+def _scores(learner, problems, which, shards, backend, hold_out):
     """The rule's scores of ``problems[which]``, added over the shards in shard order."""
-    parts = backend.map(shard_scores, shards, model, {p: problems[p] for p in which},
+    parts = backend.map(shard_scores, shards, learner, {p: problems[p] for p in which},
                         hold_out)
     total = {p: {} for p in which}
     for part in parts:

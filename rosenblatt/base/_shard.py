@@ -5,7 +5,7 @@ A serial ``fit`` trains on one shard holding every row, in this process;
 workers. The tasks (:func:`shard_epoch`, :func:`shard_scores`,
 :func:`shard_finish`) are plain functions of picklable arguments, so the same
 code runs in both places, and they are the only code that runs a rule's epoch:
-``model._epoch(problem, data, order)``, the one caller of the training kernels.
+``learner._epoch(problem, data, order)``, the one caller of the training kernels.
 
 Row orders and held-out rows are drawn from the problem's ``seed`` (drawn from
 the estimator's random stream at the start of each ``fit``) and the shard's
@@ -92,16 +92,16 @@ class Shard:
         """The rows and their weights, block by block (one block here)."""
         yield self.X, self.row_weights()
 
-    def targets(self, model):
+    def targets(self, learner):
         if "targets" not in self._cache:
-            self._cache["targets"] = model._problem_targets(self.codes)
+            self._cache["targets"] = learner._problem_targets(self.codes)
         return self._cache["targets"]
 
-    def held_out(self, model, p, problem, fraction):
+    def held_out(self, learner, p, problem, fraction):
         """The rows of problem ``p`` held out for early stopping (stratified)."""
         name = ("held out", p, problem.seed)
         if name not in self._cache:
-            y = self.targets(model)[p]
+            y = self.targets(learner)[p]
             try:
                 _, rows = train_test_split(
                     np.arange(self.n_rows), test_size=fraction, stratify=y,
@@ -117,7 +117,7 @@ class Shard:
             self._cache[name] = np.sort(rows).astype(np.intp)
         return self._cache[name]
 
-    def data(self, model, p, problem, hold_out):
+    def data(self, learner, p, problem, hold_out):
         """What problem ``p`` trains on: its targets, the row weights (0 for rows
         held out when ``hold_out`` is a fraction), in the problem's numbering of
         the columns."""
@@ -131,28 +131,28 @@ class Shard:
             sw = self.row_weights()
             if hold_out:
                 sw = sw.copy()
-                sw[self.held_out(model, p, problem, hold_out)] = 0.0
+                sw[self.held_out(learner, p, problem, hold_out)] = 0.0
             if ("view", id(X)) not in self._cache:  # one view for every problem
                 self._cache[("view", id(X))] = kernel_view(X)
             self._cache[name] = TrainingData(X, self._cache[("view", id(X))],
-                                             self.targets(model)[p], sw)
+                                             self.targets(learner)[p], sw)
         return self._cache[name]
 
-    def held_out_data(self, model, p, problem, fraction):
+    def held_out_data(self, learner, p, problem, fraction):
         """``(X, y, sw)`` of problem ``p``'s held-out rows, in its numbering."""
-        rows = self.held_out(model, p, problem, fraction)
+        rows = self.held_out(learner, p, problem, fraction)
         name = ("held out X", p, problem.seed)
         if name not in self._cache:
             self._cache[name] = self.X[rows]
         X = self._cache[name]
         if problem.columns is not None:
             X = problem.columns.renumbered(X)
-        return X, self.targets(model)[p][rows], self.row_weights()[rows]
+        return X, self.targets(learner)[p][rows], self.row_weights()[rows]
 
-    def blocks(self, model, p, problem, hold_out):
+    def blocks(self, learner, p, problem, hold_out):
         """The blocks of rows of one epoch, with their row streams: one here (a
         shard streamed from files has several)."""
-        yield self.data(model, p, problem, hold_out), self.stream(problem)
+        yield self.data(learner, p, problem, hold_out), self.stream(problem)
 
 
 class ThreadBackend:
@@ -187,8 +187,8 @@ class ThreadBackend:
 
 # ------------------------------------------------------------------------- tasks
 
-def shard_epoch(shard, model, problems, hold_out, copied):
-    """One epoch of ``model``'s rule on ``shard`` for each of ``problems`` (a dict
+def shard_epoch(shard, learner, problems, hold_out, copied):
+    """One epoch of ``learner``'s rule on ``shard`` for each of ``problems`` (a dict
     from problem number to :class:`~rosenblatt.base.Problem`).
 
     Returns ``{p: (problem, n_updates)}``. With ``copied`` the problems are
@@ -200,40 +200,40 @@ def shard_epoch(shard, model, problems, hold_out, copied):
 
     def one(p):
         problem, n_updates = problems[p], 0
-        for data, stream in shard.blocks(model, p, problem, hold_out):
-            n_updates += model._epoch(problem, data, model._epoch_order(problem, stream,
+        for data, stream in shard.blocks(learner, p, problem, hold_out):
+            n_updates += learner._epoch(problem, data, learner._epoch_order(problem, stream,
                                                                         data.n_rows))
         return p, (problem, n_updates)
 
-    return dict(_map(one, list(problems), getattr(model, "n_jobs", None)))
+    return dict(_map(one, list(problems), getattr(learner, "n_jobs", None)))
 
 
-def shard_scores(shard, model, problems, hold_out):
+def shard_scores(shard, learner, problems, hold_out):
     """What the rule's stopping decision needs of ``problems``' current weights on
     this shard's rows (see ``_scores`` of the rules), ``{p: {name: number}}``: sums
     that the loop adds over the shards."""
     def one(p):
         problem, total = problems[p], {}
-        for data, _ in shard.blocks(model, p, problem, hold_out):
-            for name, value in model._scores(problem, data).items():
+        for data, _ in shard.blocks(learner, p, problem, hold_out):
+            for name, value in learner._scores(problem, data).items():
                 total[name] = total.get(name, 0.0) + value
         if hold_out:
-            X, y, sw = shard.held_out_data(model, p, problem, hold_out)
-            total["held_out_errors"] = model._problem_errors(problem, X, y, sw)
+            X, y, sw = shard.held_out_data(learner, p, problem, hold_out)
+            total["held_out_errors"] = learner._problem_errors(problem, X, y, sw)
             total["held_out_total"] = float(sw.sum())
         return p, total
 
-    return dict(_map(one, list(problems), getattr(model, "n_jobs", None)))
+    return dict(_map(one, list(problems), getattr(learner, "n_jobs", None)))
 
 
-def shard_finish(shard, model, problems, hold_out, copied):
+def shard_finish(shard, learner, problems, hold_out, copied):
     """The rule's last step of a call on this shard (the pocket counts its mistakes
     on every row); returns the problems."""
     if copied:
         problems = copy.deepcopy(problems)
     for p, problem in problems.items():
-        for data, _ in shard.blocks(model, p, problem, hold_out):
-            model._finish_call(problem, data)
+        for data, _ in shard.blocks(learner, p, problem, hold_out):
+            learner._finish_call(problem, data)
     return problems
 
 

@@ -42,7 +42,7 @@ class Training:
                  f"epochs     {model.n_iter_}   updates {model.n_updates_}   "
                  f"converged {model.converged_}"]
         inner = getattr(model, "estimator_", model)
-        tol = inner.get_params().get("tol") if isinstance(inner, ToleranceStop) else None
+        tol = inner.get_params().get("tol") if _stops_by_tol(inner) else None
         if tol is not None:
             lines.append(f"stopping   tol={tol:g}, scikit-learn's rule (--tol none: stop at "
                          "the first epoch without a mistake)")
@@ -268,6 +268,11 @@ def add_arguments(parser):
 DEFAULT_TOL = 1e-3
 
 
+def _stops_by_tol(model):
+    """Whether the model's rule takes scikit-learn's stopping rule."""
+    return issubclass(model._learner_class, ToleranceStop)
+
+
 def _tol(text):
     if text.lower() == "none":
         return "none"
@@ -301,7 +306,7 @@ def with_tol(model, settings, tol):
         return model
     if isinstance(model, LinearUnit):  # its own rule, with its own default
         return model if tol is None else model.set_params(tol=None if tol == "none" else tol)
-    if not isinstance(model, ToleranceStop):
+    if not _stops_by_tol(model):
         if tol is not None:
             raise ValueError("--tol applies to perceptron, averaged, voted, pocket, "
                              "multiclass, kernel, passive_aggressive and linear_unit; "

@@ -197,13 +197,13 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
         self._validate_params()
         backend = backend_for(self.client)
         plan = self._plan(X, y, sample_weight, classes, backend)
-        model = self._model(plan)
+        model, learner = self._model(plan)
         indices = [None] if plan.n_shards == 1 else list(range(plan.n_shards))
         makers = plan.makers(indices, self._deal(model, plan))
         shards = backend.build(makers, plan.places) if backend.name == "dask" \
             else backend.build(makers)
         if len(shards) > 1:
-            refusal = model._mixing_refusal(model._problems)
+            refusal = learner.mixing_refusal(model._problems)
             if refusal is not None:
                 raise ValueError(f"ParameterMixing cannot train {type(model).__name__} on "
                                  f"several shards: {refusal}.")
@@ -212,11 +212,11 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
         self.backend_ = backend.name
         record = MixingRecord(len(model._problems), len(shards))
         if self.strategy == "one_shot":
-            self._one_shot(model, shards, backend, record)
+            self._one_shot(model, learner, shards, backend, record)
         else:
-            model._train_shards(shards, backend, partial=False, mixing=self.mixing,
-                                record=record)
-        model._end_call(partial=False)
+            learner.train(model._problems, shards, backend, partial=False, mixing=self.mixing,
+                          record=record)
+        model._end_call(learner, partial=False)
         self.estimator_ = model
         self.classes_ = plan.classes
         self.mistakes_, self.mixing_weights_, self.epoch_times_ = record.arrays()
@@ -251,7 +251,8 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
 
     def _model(self, plan):
         """The estimator with its problems at the start of the fit, exactly as its
-        own ``fit`` starts them: afresh, or from the last fit with ``warm_start``."""
+        own ``fit`` starts them (afresh, or from the last fit with ``warm_start``),
+        and its learner."""
         warm = self.estimator.warm_start and hasattr(self, "estimator_") and \
             hasattr(self.estimator_, "_problems")
         model = self.estimator_ if warm else clone(self.estimator)
@@ -266,8 +267,8 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
         model.n_features_in_ = plan.n_features
         if plan.feature_names is not None:
             model.feature_names_in_ = plan.feature_names
-        model._start_fit(plan.classes, np.empty((0, plan.n_features)), warm)
-        return model
+        learner = model._start_fit(plan.classes, np.empty((0, plan.n_features)), warm)
+        return model, learner
 
     def _deal(self, model, plan):
         """The permutation by which rows in memory are dealt to the shards, drawn
@@ -290,19 +291,19 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
             weights = class_weights(model.class_weight, plan.classes)
         return backend.update(with_class_weights, shards, weights)
 
-    def _one_shot(self, model, shards, backend, record):
+    def _one_shot(self, model, learner, shards, backend, record):
         """Alg. 1: each shard trains alone (the training loop on that shard), then
         the shards' problems are mixed once."""
-        model._before_training(shards, backend, partial=False)
+        learner._before_training(model._problems, shards, backend, partial=False)
         started = time.perf_counter()
-        results = backend.map(train_alone, shards, model, dict(enumerate(model._problems)))
+        results = backend.map(train_alone, shards, learner, dict(enumerate(model._problems)))
         updates = np.zeros((len(shards), len(model._problems)), dtype=np.int64)
         mu = np.zeros(updates.shape)
         for p, problem in enumerate(model._problems):
             parts = [result[p] for result in results]
             updates[:, p] = [part.n_updates for part in parts]
-            mu[:, p] = model._mixing_weights(updates[:, p], self.mixing)
-            model._mix(problem, parts, mu[:, p])
+            mu[:, p] = learner._mixing_weights(updates[:, p], self.mixing)
+            learner._mix(problem, parts, mu[:, p])
             problem.n_iter = max(part.n_iter for part in parts)
             problem.n_updates = int(updates[:, p].sum())
             problem.converged = all(part.converged for part in parts)
@@ -370,13 +371,13 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
         return tags
 
 
-def train_alone(shard, model, problems):
+def train_alone(shard, learner, problems):
     """One-shot mixing's local run: the training loop on this shard alone, from
     copies of ``problems``; returns them."""
     import copy
 
     problems = [copy.deepcopy(problems[p]) for p in sorted(problems)]
-    train(model, problems, [shard], ThreadBackend(1), epochs=model._max_epochs(),
+    train(learner, problems, [shard], ThreadBackend(1), epochs=learner._max_epochs(),
           partial=False)
     return dict(enumerate(problems))
 

@@ -81,13 +81,13 @@ class FileShard:
         for _, _, X, _, sw in self._read():
             yield X, sw
 
-    def blocks(self, model, p, problem, hold_out):
+    def blocks(self, learner, p, problem, hold_out):
         if hold_out:
             raise ValueError("early_stopping holds rows out of shards kept in memory; with "
                              "files streamed on the workers use early_stopping=False.")
         key = [int(problem.seed or 0)] + ([] if self.index is None else [self.index + 1])
         for number, block, X, codes, sw in self._read():
-            y = model._problem_targets(codes)[p]
+            y = learner._problem_targets(codes)[p]
             yield (TrainingData(X, kernel_view(X), y, sw),
                    RowStream(key + [number + 1, block + 1], self._cache))
 

@@ -5,18 +5,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .. import _kernels
-from ..base import (
-    EpochLoop,
-    LinearModel,
-    OnlineMixin,
-    PerceptronClassifier,
-    RuleState,
-    ToleranceStop,
-    Traced,
-)
-from ._heaviside import StepFunction
-from ._online import OnlineRule
-from ._perceptron import PenalizedRuleParameters
+from ..base import LinearModel, OnlineMixin, PerceptronClassifier, RuleState
+from ._perceptron import PenalizedRuleParameters, PerceptronLearner
 
 
 @dataclass
@@ -138,8 +128,19 @@ class Averaging(RuleState):
                                              self.coef_start.ravel(), seen, bool(self.decayed))
 
 
-class AveragedPerceptron(OnlineMixin, StepFunction, OnlineRule, PenalizedRuleParameters, Traced,
-                         LinearModel, ToleranceStop, EpochLoop, PerceptronClassifier):
+class AveragedLearner(PerceptronLearner):
+    """The perceptron's rule, publishing the mean of its weights (Alg. 7's sums)."""
+
+    def _new_state(self, coef, intercept):
+        return Averaging.start(coef, intercept, decayed=self.penalty is not None)
+
+    def publish(self, problems):
+        return {**super().publish(problems),
+                "n_examples_": int(max(p.seen[0] for p in problems))}
+
+
+class AveragedPerceptron(OnlineMixin, PenalizedRuleParameters, LinearModel,
+                         PerceptronClassifier):
     """Perceptron that predicts with the average of its weights over training.
 
     Training is the perceptron's (see :class:`Perceptron`): the running weights
@@ -271,9 +272,4 @@ class AveragedPerceptron(OnlineMixin, StepFunction, OnlineRule, PenalizedRulePar
     (36, [-2.5556], [[2.0833, 1.3333]])
     """
 
-    def _new_state(self, coef, intercept):
-        return Averaging.start(coef, intercept, decayed=self.penalty is not None)
-
-    def _publish(self):
-        self.n_examples_ = int(max(p.seen[0] for p in self._problems))
-        super()._publish()
+    _learner_class = AveragedLearner

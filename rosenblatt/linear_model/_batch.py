@@ -5,7 +5,7 @@ import numpy as np
 from .. import _kernels
 from ..base import (
     NATURAL_ORDER,
-    EpochLoop,
+    LinearLearner,
     LinearModel,
     PerceptronClassifier,
     Traced,
@@ -22,7 +22,33 @@ def steps_add(updates):
     return np.ones(len(updates))
 
 
-class BatchPerceptron(StepFunction, Traced, LinearModel, EpochLoop, PerceptronClassifier):
+class BatchLearner(StepFunction, Traced, LinearLearner):
+    """The batch rule: one step per epoch, from every row's residual."""
+
+    def _epoch_order(self, problem, stream, n):
+        return NATURAL_ORDER  # a step sees every row at once
+
+    def _mixing_weights(self, updates, mixing):
+        return steps_add(updates)
+
+    def _epoch(self, problem, data, order):
+        recorder = problem.recorder
+        log = update_log(data.n_rows) if recorder is not None else None
+        n_mistakes = _kernels.batch_epoch(
+            data.Xk, data.y, data.sw, self.eta, self.fit_intercept, self._rule(),
+            problem.coef, problem.intercept, log,
+        )
+        if recorder is not None:
+            rows, activations = log[0][:n_mistakes], log[1][:n_mistakes]
+            recorder.add_batch(
+                problem.n_iter, data.X, data.y, rows, activations,
+                self.eta * data.sw[rows] * self._residuals(data, rows, activations),
+                problem.coef, problem.intercept[0],
+            )
+        return n_mistakes
+
+
+class BatchPerceptron(LinearModel, PerceptronClassifier):
     """Perceptron rule on all rows at once: ``w ← w + η Xᵀ(y − q)`` per iteration.
 
     CISC 271 §30.2 with labels coded {0, 1}: ``q`` is the Heaviside
@@ -150,24 +176,4 @@ class BatchPerceptron(StepFunction, Traced, LinearModel, EpochLoop, PerceptronCl
         self.n_iter_no_change = n_iter_no_change
         self.n_jobs = n_jobs
 
-    def _epoch_order(self, problem, stream, n):
-        return NATURAL_ORDER  # a step sees every row at once
-
-    def _mixing_weights(self, updates, mixing):
-        return steps_add(updates)
-
-    def _epoch(self, problem, data, order):
-        recorder = problem.recorder
-        log = update_log(data.n_rows) if recorder is not None else None
-        n_mistakes = _kernels.batch_epoch(
-            data.Xk, data.y, data.sw, self.eta, self.fit_intercept, self._rule(),
-            problem.coef, problem.intercept, log,
-        )
-        if recorder is not None:
-            rows, activations = log[0][:n_mistakes], log[1][:n_mistakes]
-            recorder.add_batch(
-                problem.n_iter, data.X, data.y, rows, activations,
-                self.eta * data.sw[rows] * self._residuals(data, rows, activations),
-                problem.coef, problem.intercept[0],
-            )
-        return n_mistakes
+    _learner_class = BatchLearner

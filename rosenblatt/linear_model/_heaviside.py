@@ -20,7 +20,7 @@ H0_CONSTRAINT = [Interval(Real, 0, 1, closed="both"), None]
 
 
 class StepFunction:
-    """Mixin: the ``h0`` parameter for the perceptron's rules."""
+    """Learner mixin: the ``h0`` parameter for the perceptron's rules."""
 
     def _rule(self):
         """The kernel's rule: the perceptron's (with its margin, if it has one), or

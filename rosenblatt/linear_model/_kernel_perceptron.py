@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 from .. import _kernels
 from .._validation import check_scores, validate_X
 from ..base import (
-    EpochLoop,
+    Learner,
     OnlineMixin,
     PerceptronClassifier,
     Problem,
@@ -290,7 +290,160 @@ def _check_kernel(kernel):
     )
 
 
-class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifier):
+class KernelLearner(ToleranceStop, Learner):
+    """The perceptron rule in dual form: mistakes kept as support vectors."""
+
+    _reads_fitted = ("n_features_in_",)  # the width of an empty support
+
+    def _gram(self, A, B):
+        """Gram matrix ``K(A, B)`` (len(A), len(B)) as a dense float64 array."""
+        _check_kernel(self.kernel)  # set_params or skip_parameter_validation may pass one
+        if callable(self.kernel):
+            gram = np.asarray(self.kernel(A, B), dtype=np.float64)
+            if gram.shape != (A.shape[0], B.shape[0]):
+                raise ValueError(
+                    f"kernel(A, B) must return the Gram matrix of shape {(A.shape[0], B.shape[0])}"
+                    f", got shape {gram.shape}."
+                )
+            return gram
+        return np.asarray(pairwise_kernels(
+            A, B, metric=self.kernel, filter_params=True,
+            gamma=self.gamma, degree=self.degree, coef0=self.coef0,
+        ), dtype=np.float64)
+
+    # ------------------------------------------------------------------ training
+
+    def _start_problems(self, X, rngs, previous):
+        if previous is not None:  # keep the dual functions, start a new run
+            for problem in previous:
+                problem.n_iter = problem.n_updates = 0
+                problem.converged = problem.stopped_early = False
+            return previous
+        self._check_budget()
+        return [Problem(coef=np.zeros(0), intercept=np.zeros(1), rng=rng, classes=classes,
+                        state=self._new_state(rng))
+                for rng, classes in zip(rngs, self._problem_classes())]
+
+    def _new_state(self, rng):
+        if self.budget is None:
+            return DualState()
+        return BudgetState(budget=self.budget, policy=self.budget_policy, rng=rng)
+
+    def _check_budget(self):
+        if self.budget is not None and self.voting is not None:
+            raise ValueError(
+                f"voting={self.voting!r} needs every mistake, which a budget does not keep; "
+                "use voting=None with budget, or budget=None to vote."
+            )
+
+    def _epoch(self, problem, data, order):
+        """One pass of the perceptron rule on ``f``: a mistake on row ``i`` adds
+        ``sw_i y_i (K(X, x_i) + 1)`` to ``f`` on every row (the 1 for the bias).
+
+        The pass is compiled (:func:`~rosenblatt._kernels.dual_scan`) and stops
+        only when a mistaken row's kernel column is not cached; the columns of that
+        row and of the next rows in the order that the current ``f`` gets wrong are
+        then computed together, in one matrix product."""
+        dual = problem.state
+        if isinstance(dual, BudgetState):
+            return self._epoch_with_budget(problem, data, order)
+        if len(order) == 0:  # natural order
+            order = np.arange(data.n_rows)
+        f = dual.begin_call(data.X, problem.intercept[0], self._gram)
+        cache = dual.column_cache(self.cache_size * 2**20)
+        log = (np.empty(len(order), dtype=np.intp), np.empty(len(order)),
+               np.empty(len(order), dtype=np.int64))
+        seen = int(problem.seen[0])
+        counters = np.array([0, seen], dtype=np.int64)
+        mistaken = np.empty(cache.batch, dtype=np.intp)
+        position, loss = 0, 0.0
+        while True:
+            position, part = _kernels.dual_scan(
+                order, position, data.y, data.sw, f, problem.intercept, cache.arrays(),
+                self.fit_intercept, log, counters)
+            loss += part
+            if position == len(order):
+                break
+            # the row at `position` needs its column: find the mistakes the rule will
+            # make on the rows ahead, and compute their missing columns in one product
+            ahead = order[position:position + cache.batch]
+            block = self._gram(data.X[ahead], data.X[ahead])
+            n_ahead = _kernels.dual_dry_run(ahead, data.y, data.sw, f, block,
+                                            self.fit_intercept, mistaken)
+            rows = ahead[mistaken[:n_ahead]]
+            cache.add(rows[cache.column_of[rows] < 0], self._gram, data.X, counters[1])
+        n_mistakes = int(counters[0])
+        dual.add_mistakes(*(column[:n_mistakes] for column in log))
+        dual.keep_new_support()
+        problem.seen[0] = counters[1]
+        problem.epoch_loss = loss / max(int(counters[1]) - seen, 1)
+        return n_mistakes
+
+    def _epoch_with_budget(self, problem, data, order):
+        """:meth:`_epoch` with a budget: a removal changes ``f`` between two
+        mistakes, so the rule runs here one mistake at a time."""
+        dual, y, sw = problem.state, data.y, data.sw
+        if len(order) == 0:  # natural order
+            order = np.arange(data.n_rows)
+        f = dual.begin_call(data.X, problem.intercept[0], self._gram)
+        active = sw[order] > 0
+        position, n_mistakes, loss = 0, 0, 0.0
+        seen = int(problem.seen[0])
+        while position < len(order):
+            rest = order[position:]
+            wrong = active[position:] & (y[rest] * f[rest] <= 0)
+            if not wrong.any():
+                problem.seen[0] += int(active[position:].sum())
+                break
+            k = position + int(np.argmax(wrong))
+            problem.seen[0] += int(active[position:k + 1].sum())
+            i = order[k]
+            loss -= y[i] * f[i]  # the perceptron loss max(0, −y f), met at a mistake only
+            step = sw[i] * y[i]
+            f += step * (dual.column(i, self._gram, self.cache_size * 2**20)
+                         + float(self.fit_intercept))
+            if self.fit_intercept:
+                problem.intercept[0] += step
+            dual.add_mistake(i, step, int(problem.seen[0]))
+            n_mistakes += 1
+            position = k + 1
+        dual.keep_new_support()
+        problem.epoch_loss = loss / max(int(problem.seen[0]) - seen, 1)
+        return n_mistakes
+
+    # --------------------------------------------------------------- prediction
+
+    def _problem_decision(self, problem, X):
+        if isinstance(problem.state, BudgetState):
+            self._check_budget()
+        if self.voting is None:
+            return problem.state.decision(X, problem.intercept[0], self._gram)
+        return problem.state.voted_decision(X, self._gram, int(problem.seen[0]),
+                                            self.fit_intercept, self.voting)
+
+    def _problem_errors(self, problem, X, y, sw):
+        predicted = np.where(self._problem_decision(problem, X) > 0, 1.0, -1.0)
+        return float(sw[predicted != y].sum())
+
+    def publish(self, problems):
+        for problem in problems:  # the training rows' caches are not needed any more
+            problem.state.end_call()
+
+        def per_problem(values):
+            values = tuple(values)
+            return values[0] if len(values) == 1 else values
+
+        empty = np.zeros((0, self.n_features_in_))
+        return {
+            **super().publish(problems),
+            "support_vectors_": per_problem(
+                p.state.support if p.state.support is not None else empty for p in problems),
+            "dual_coef_": per_problem(np.array(p.state.dual) for p in problems),
+            "intercept_": np.array([p.intercept[0] for p in problems]),
+        }
+
+
+class KernelPerceptron(OnlineMixin, PerceptronClassifier):
     """Perceptron in dual form: a weighted sum of kernels on the examples it got wrong.
 
     The decision function is ``f(x) = Σᵢ αᵢ yᵢ K(xᵢ, x) + b`` where ``αᵢ``
@@ -496,135 +649,7 @@ class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifi
         _check_kernel(self.kernel)  # first: a misspelt name gets a suggestion
         super()._validate_params()
 
-    def _gram(self, A, B):
-        """Gram matrix ``K(A, B)`` (len(A), len(B)) as a dense float64 array."""
-        _check_kernel(self.kernel)  # set_params or skip_parameter_validation may pass one
-        if callable(self.kernel):
-            gram = np.asarray(self.kernel(A, B), dtype=np.float64)
-            if gram.shape != (A.shape[0], B.shape[0]):
-                raise ValueError(
-                    f"kernel(A, B) must return the Gram matrix of shape {(A.shape[0], B.shape[0])}"
-                    f", got shape {gram.shape}."
-                )
-            return gram
-        return np.asarray(pairwise_kernels(
-            A, B, metric=self.kernel, filter_params=True,
-            gamma=self.gamma, degree=self.degree, coef0=self.coef0,
-        ), dtype=np.float64)
-
-    # ------------------------------------------------------------------ training
-
-    def _start_problems(self, X, rngs, warm):
-        if warm:  # keep the dual functions, start a new run
-            for problem in self._problems:
-                problem.n_iter = problem.n_updates = 0
-                problem.converged = problem.stopped_early = False
-            return self._problems
-        self._check_budget()
-        return [Problem(coef=np.zeros(0), intercept=np.zeros(1), rng=rng, classes=classes,
-                        state=self._new_state(rng))
-                for rng, classes in zip(rngs, self._problem_classes())]
-
-    def _new_state(self, rng):
-        if self.budget is None:
-            return DualState()
-        return BudgetState(budget=self.budget, policy=self.budget_policy, rng=rng)
-
-    def _check_budget(self):
-        if self.budget is not None and self.voting is not None:
-            raise ValueError(
-                f"voting={self.voting!r} needs every mistake, which a budget does not keep; "
-                "use voting=None with budget, or budget=None to vote."
-            )
-
-    def _epoch(self, problem, data, order):
-        """One pass of the perceptron rule on ``f``: a mistake on row ``i`` adds
-        ``sw_i y_i (K(X, x_i) + 1)`` to ``f`` on every row (the 1 for the bias).
-
-        The pass is compiled (:func:`~rosenblatt._kernels.dual_scan`) and stops
-        only when a mistaken row's kernel column is not cached; the columns of that
-        row and of the next rows in the order that the current ``f`` gets wrong are
-        then computed together, in one matrix product."""
-        dual = problem.state
-        if isinstance(dual, BudgetState):
-            return self._epoch_with_budget(problem, data, order)
-        if len(order) == 0:  # natural order
-            order = np.arange(data.n_rows)
-        f = dual.begin_call(data.X, problem.intercept[0], self._gram)
-        cache = dual.column_cache(self.cache_size * 2**20)
-        log = (np.empty(len(order), dtype=np.intp), np.empty(len(order)),
-               np.empty(len(order), dtype=np.int64))
-        seen = int(problem.seen[0])
-        counters = np.array([0, seen], dtype=np.int64)
-        mistaken = np.empty(cache.batch, dtype=np.intp)
-        position, loss = 0, 0.0
-        while True:
-            position, part = _kernels.dual_scan(
-                order, position, data.y, data.sw, f, problem.intercept, cache.arrays(),
-                self.fit_intercept, log, counters)
-            loss += part
-            if position == len(order):
-                break
-            # the row at `position` needs its column: find the mistakes the rule will
-            # make on the rows ahead, and compute their missing columns in one product
-            ahead = order[position:position + cache.batch]
-            block = self._gram(data.X[ahead], data.X[ahead])
-            n_ahead = _kernels.dual_dry_run(ahead, data.y, data.sw, f, block,
-                                            self.fit_intercept, mistaken)
-            rows = ahead[mistaken[:n_ahead]]
-            cache.add(rows[cache.column_of[rows] < 0], self._gram, data.X, counters[1])
-        n_mistakes = int(counters[0])
-        dual.add_mistakes(*(column[:n_mistakes] for column in log))
-        dual.keep_new_support()
-        problem.seen[0] = counters[1]
-        problem.epoch_loss = loss / max(int(counters[1]) - seen, 1)
-        return n_mistakes
-
-    def _epoch_with_budget(self, problem, data, order):
-        """:meth:`_epoch` with a budget: a removal changes ``f`` between two
-        mistakes, so the rule runs here one mistake at a time."""
-        dual, y, sw = problem.state, data.y, data.sw
-        if len(order) == 0:  # natural order
-            order = np.arange(data.n_rows)
-        f = dual.begin_call(data.X, problem.intercept[0], self._gram)
-        active = sw[order] > 0
-        position, n_mistakes, loss = 0, 0, 0.0
-        seen = int(problem.seen[0])
-        while position < len(order):
-            rest = order[position:]
-            wrong = active[position:] & (y[rest] * f[rest] <= 0)
-            if not wrong.any():
-                problem.seen[0] += int(active[position:].sum())
-                break
-            k = position + int(np.argmax(wrong))
-            problem.seen[0] += int(active[position:k + 1].sum())
-            i = order[k]
-            loss -= y[i] * f[i]  # the perceptron loss max(0, −y f), met at a mistake only
-            step = sw[i] * y[i]
-            f += step * (dual.column(i, self._gram, self.cache_size * 2**20)
-                         + float(self.fit_intercept))
-            if self.fit_intercept:
-                problem.intercept[0] += step
-            dual.add_mistake(i, step, int(problem.seen[0]))
-            n_mistakes += 1
-            position = k + 1
-        dual.keep_new_support()
-        problem.epoch_loss = loss / max(int(problem.seen[0]) - seen, 1)
-        return n_mistakes
-
-    # --------------------------------------------------------------- prediction
-
-    def _problem_decision(self, problem, X):
-        if isinstance(problem.state, BudgetState):
-            self._check_budget()
-        if self.voting is None:
-            return problem.state.decision(X, problem.intercept[0], self._gram)
-        return problem.state.voted_decision(X, self._gram, int(problem.seen[0]),
-                                            self.fit_intercept, self.voting)
-
-    def _problem_errors(self, problem, X, y, sw):
-        predicted = np.where(self._problem_decision(problem, X) > 0, 1.0, -1.0)
-        return float(sw[predicted != y].sum())
+    _learner_class = KernelLearner
 
     def decision_function(self, X):
         """``f(x)``, or the vote or the average.
@@ -639,25 +664,10 @@ class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifi
         """
         check_is_fitted(self)
         X = validate_X(self, X, reset=False)
-        scores = np.column_stack([self._problem_decision(p, X) for p in self._problems])
+        learner = self._learner()
+        scores = np.column_stack([learner._problem_decision(p, X) for p in self._problems])
         check_scores(scores, X)
         return scores.ravel() if scores.shape[1] == 1 else scores
-
-    def _publish(self):
-        for problem in self._problems:  # the training rows' caches are not needed any more
-            problem.state.end_call()
-
-        def per_problem(values):
-            values = tuple(values)
-            return values[0] if len(values) == 1 else values
-
-        empty = np.zeros((0, self.n_features_in_))
-        self.support_vectors_ = per_problem(
-            p.state.support if p.state.support is not None else empty for p in self._problems
-        )
-        self.dual_coef_ = per_problem(np.array(p.state.dual) for p in self._problems)
-        self.intercept_ = np.array([p.intercept[0] for p in self._problems])
-        self._publish_counters()
 
     # ---------------------------------------------------------------- model files
 
@@ -679,7 +689,7 @@ class KernelPerceptron(OnlineMixin, ToleranceStop, EpochLoop, PerceptronClassifi
 
     def _restore_prediction_state(self, state):
         self._problems = []
-        for k, classes in enumerate(self._problem_classes()):
+        for k, classes in enumerate(self._learner()._problem_classes()):
             support = state[f"problem{k}_support"]
             dual = DualState(
                 support=support if support.shape[0] else None,

@@ -12,7 +12,7 @@ from .. import _kernels
 from ._batch import steps_add
 from ..base import (
     NATURAL_ORDER,
-    EpochLoop,
+    LinearLearner,
     LinearModel,
     OnlineMixin,
     PerceptronClassifier,
@@ -66,7 +66,7 @@ class LossHistory(RuleState):
 
 
 class SquaredLossStop:
-    """Mixin: the linear unit's stopping rule, on the squared loss ``E(w)`` over
+    """Learner mixin: the linear unit's stopping rule, on the squared loss ``E(w)`` over
     every row (summed over the shards), measured at the start and after each epoch."""
 
     def _needs_scores(self, problem, before):
@@ -91,7 +91,88 @@ class SquaredLossStop:
         return stop
 
 
-class LinearUnit(OnlineMixin, SquaredLossStop, LinearModel, EpochLoop, PerceptronClassifier):
+class LinearUnitLearner(SquaredLossStop, LinearLearner):
+    """The linear unit's rule: gradient steps on the squared loss, by batch or SGD."""
+
+    #: the step in use (``eta``, or the one ``eta="auto"`` chose), published as ``eta_``
+    #: and kept by ``partial_fit``
+    _reads_fitted = ("eta_",)
+
+    def _before_training(self, problems, shards, backend, partial):
+        if not partial or self.eta_ is None or problems[0].n_iter == 0:
+            self.eta_ = self.eta if self.eta != "auto" else \
+                self._stable_eta(problems, shards, backend)
+
+    def _stable_eta(self, problems, shards, backend):
+        """A step that cannot make the loss grow (see the class docstring), from
+        every shard's rows."""
+        largest = max(backend.map(largest_scaled_norm, shards, self.fit_intercept))
+        if largest == 0:
+            # every (weighted) row is 0 and there is no intercept: the output is 0 whatever
+            # the weights, and the step would be 1/0 (ZeroDivisionError, ArpackError)
+            raise ValueError(
+                "LinearUnit cannot choose eta='auto': every feature of every row (with a "
+                "non-zero sample weight) is 0 and fit_intercept=False, so the output is 0 "
+                "whatever the weights and there is nothing to learn. Check the features "
+                "(a column read as 0?), or set fit_intercept=True, or pass a number as eta."
+            )
+        if self.solver == "sgd":
+            return 1.0 / largest
+        size = problems[0].coef.shape[-1] + int(self.fit_intercept)
+        return 1.0 / largest_eigenvalue(
+            lambda v: in_order_sum(backend.map(gram_part, shards, self.fit_intercept,
+                                               np.asarray(v))), size)
+
+    def _new_state(self, coef, intercept):
+        return LossHistory()
+
+    def _epoch_order(self, problem, stream, n):
+        if self.solver == "batch":
+            return NATURAL_ORDER  # the step sees every row at once
+        return super()._epoch_order(problem, stream, n)
+
+    def _mixing_weights(self, updates, mixing):
+        if self.solver == "batch":
+            return steps_add(updates)
+        return super()._mixing_weights(updates, mixing)
+
+    def _epoch(self, problem, data, order):
+        if self.solver == "sgd":
+            n_updates, _ = _kernels.online_epoch(
+                data.Xk, data.y, data.kernel_sw, order, self.eta_, self.fit_intercept,
+                _kernels.LINEAR_UNIT, (problem.coef, problem.intercept, problem.seen),
+                None, None, None, None,
+            )
+            return n_updates
+        _kernels.batch_epoch(data.Xk, data.y, data.sw, self.eta_, self.fit_intercept,
+                             _kernels.LINEAR_UNIT, problem.coef, problem.intercept, None)
+        problem.seen[0] += int(np.count_nonzero(data.sw))
+        return 1
+
+    def publish(self, problems):
+        curves = tuple(np.array(p.state.losses) for p in problems)
+        return {**super().publish(problems), "eta_": self.eta_,
+                "loss_curve_": curves[0] if len(curves) == 1 else curves}
+
+    def _not_converged_message(self, problems, which):
+        if self.tol is None:
+            return None  # no stopping rule, nothing failed (scikit-learn's tol=None)
+        diverged = [p.state.diverged for p in problems if p.state.diverged]
+        if diverged:
+            epoch, before, after, best = diverged[0]
+            return (
+                f"LinearUnit diverged at epoch {epoch}: the squared loss went from "
+                f"{before:.6g} to {after:.6g}. eta={self.eta_:.6g} is too large for these "
+                f"data — use a smaller eta, eta='auto' (a step that cannot diverge), or scale "
+                f"the features. The weights of smallest loss ({best:.6g}) are kept."
+            )
+        return (
+            f"LinearUnit ran {self._limit_description()}{which} without the loss settling "
+            f"(change <= tol={self.tol} relative); increase max_iter, or tol."
+        )
+
+
+class LinearUnit(OnlineMixin, LinearModel, PerceptronClassifier):
     """Linear unit (Adaline): least squares on the unthresholded output, sign to predict.
 
     The output is ``o = w·x + b`` and the loss ``E(w) = ½ Σ (y − o)²`` with
@@ -237,77 +318,7 @@ class LinearUnit(OnlineMixin, SquaredLossStop, LinearModel, EpochLoop, Perceptro
         self.n_iter_no_change = n_iter_no_change
         self.n_jobs = n_jobs
 
-    def _before_training(self, shards, backend, partial):
-        if not partial or not hasattr(self, "eta_") or self._problems[0].n_iter == 0:
-            self.eta_ = self.eta if self.eta != "auto" else self._stable_eta(shards, backend)
-
-    def _stable_eta(self, shards, backend):
-        """A step that cannot make the loss grow (see the class docstring), from
-        every shard's rows."""
-        largest = max(backend.map(largest_scaled_norm, shards, self.fit_intercept))
-        if largest == 0:
-            # every (weighted) row is 0 and there is no intercept: the output is 0 whatever
-            # the weights, and the step would be 1/0 (ZeroDivisionError, ArpackError)
-            raise ValueError(
-                "LinearUnit cannot choose eta='auto': every feature of every row (with a "
-                "non-zero sample weight) is 0 and fit_intercept=False, so the output is 0 "
-                "whatever the weights and there is nothing to learn. Check the features "
-                "(a column read as 0?), or set fit_intercept=True, or pass a number as eta."
-            )
-        if self.solver == "sgd":
-            return 1.0 / largest
-        size = self._problems[0].coef.shape[-1] + int(self.fit_intercept)
-        return 1.0 / largest_eigenvalue(
-            lambda v: in_order_sum(backend.map(gram_part, shards, self.fit_intercept,
-                                               np.asarray(v))), size)
-
-    def _new_state(self, coef, intercept):
-        return LossHistory()
-
-    def _epoch_order(self, problem, stream, n):
-        if self.solver == "batch":
-            return NATURAL_ORDER  # the step sees every row at once
-        return super()._epoch_order(problem, stream, n)
-
-    def _mixing_weights(self, updates, mixing):
-        if self.solver == "batch":
-            return steps_add(updates)
-        return super()._mixing_weights(updates, mixing)
-
-    def _epoch(self, problem, data, order):
-        if self.solver == "sgd":
-            n_updates, _ = _kernels.online_epoch(
-                data.Xk, data.y, data.kernel_sw, order, self.eta_, self.fit_intercept,
-                _kernels.LINEAR_UNIT, (problem.coef, problem.intercept, problem.seen),
-                None, None, None, None,
-            )
-            return n_updates
-        _kernels.batch_epoch(data.Xk, data.y, data.sw, self.eta_, self.fit_intercept,
-                             _kernels.LINEAR_UNIT, problem.coef, problem.intercept, None)
-        problem.seen[0] += int(np.count_nonzero(data.sw))
-        return 1
-
-    def _publish(self):
-        curves = tuple(np.array(p.state.losses) for p in self._problems)
-        self.loss_curve_ = curves[0] if len(curves) == 1 else curves
-        super()._publish()
-
-    def _not_converged_message(self, which):
-        if self.tol is None:
-            return None  # no stopping rule, nothing failed (scikit-learn's tol=None)
-        diverged = [p.state.diverged for p in self._problems if p.state.diverged]
-        if diverged:
-            epoch, before, after, best = diverged[0]
-            return (
-                f"LinearUnit diverged at epoch {epoch}: the squared loss went from "
-                f"{before:.6g} to {after:.6g}. eta={self.eta_:.6g} is too large for these "
-                f"data — use a smaller eta, eta='auto' (a step that cannot diverge), or scale "
-                f"the features. The weights of smallest loss ({best:.6g}) are kept."
-            )
-        return (
-            f"LinearUnit ran {self._limit_description()}{which} without the loss settling "
-            f"(change <= tol={self.tol} relative); increase max_iter, or tol."
-        )
+    _learner_class = LinearUnitLearner
 
 
 def _loss(problem, data):

@@ -4,7 +4,7 @@ import numpy as np
 
 from .. import _kernels
 from ..base import (
-    EpochLoop,
+    LinearLearner,
     LinearModel,
     OnlineMixin,
     PerceptronClassifier,
@@ -17,8 +17,61 @@ from ._averaged import Averaging
 from ._online import update_log
 
 
-class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, ToleranceStop, EpochLoop,
-                           PerceptronClassifier):
+class MulticlassLearner(Traced, ToleranceStop, LinearLearner):
+    """The multiclass rule: one problem holding every class, the best rival updated."""
+
+    _recorder_class = MulticlassTraceRecorder
+
+    # one problem holding every class
+    def _problem_classes(self):
+        return [tuple(self.classes_)]
+
+    def _problem_targets(self, codes):
+        return [np.ascontiguousarray(codes, dtype=np.intp)]
+
+    def _starting_weights(self, n_features, rngs):
+        n_classes, width = len(self.classes_), n_features + int(self.fit_intercept)
+        if isinstance(self.init, str):
+            rng = rngs[0]
+            matrix = {
+                "zeros": lambda: np.zeros((n_classes, width)),
+                "uniform": lambda: rng.random((n_classes, width)),
+                "normal": lambda: rng.standard_normal((n_classes, width)),
+            }[self.init]()
+        else:  # the binary rules' checks (real numbers, finite), one row per class
+            if np.ndim(self.init) != 2:
+                raise ValueError(
+                    f"init must be finite with shape ({n_classes}, {width}): one row per "
+                    f"class{', bias first' if self.fit_intercept else ''}; got shape "
+                    f"{np.shape(self.init)}."
+                )
+            matrix = self._init_array(width, n_classes)
+        if self.fit_intercept:
+            return [(matrix[:, 1:].copy(), matrix[:, 0].copy())]
+        return [(matrix.copy(), np.zeros(n_classes))]
+
+    def _new_state(self, coef, intercept):
+        return Averaging.start(coef, intercept) if self.average else super()._new_state(
+            coef, intercept)
+
+    def _epoch(self, problem, data, order):
+        recorder = problem.recorder
+        log = update_log(data.n_rows, multiclass=True) if recorder is not None else None
+        seen = int(problem.seen[0])
+        n_mistakes, objective = _kernels.multiclass_epoch(
+            data.Xk, data.y, data.kernel_sw, order, self.eta, self.margin, self.fit_intercept,
+            (problem.coef, problem.intercept, problem.seen), log,
+            problem.state.kernel_average(),
+        )
+        problem.epoch_loss = objective / max(int(problem.seen[0]) - seen, 1)
+        if recorder is not None:
+            rows, margins, positions, predicted = (column[:n_mistakes] for column in log)
+            recorder.add(problem.n_iter, data.X, data.y, rows, margins, positions, predicted,
+                         self.eta * data.sw[rows], self.fit_intercept)
+        return n_mistakes
+
+
+class MulticlassPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     """Native multiclass perceptron: a weight vector per class, predict the argmax.
 
     For a row of class ``y``, with scores ``s_k = w_k·x + b_k``, let ``ŷ`` be
@@ -120,7 +173,6 @@ class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, ToleranceStop, Epoc
                    "random_state", "record", "class_weight", "warm_start", "early_stopping",
                    "validation_fraction", "n_iter_no_change")
     _parameter_constraints = constraints(_PARAMETERS)
-    _recorder_class = MulticlassTraceRecorder
 
     def __init__(
         self,
@@ -157,53 +209,7 @@ class MulticlassPerceptron(OnlineMixin, Traced, LinearModel, ToleranceStop, Epoc
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
 
-    # one problem holding every class
-    def _problem_classes(self):
-        return [tuple(self.classes_)]
-
-    def _problem_targets(self, codes):
-        return [np.ascontiguousarray(codes, dtype=np.intp)]
-
-    def _starting_weights(self, n_features, rngs):
-        n_classes, width = len(self.classes_), n_features + int(self.fit_intercept)
-        if isinstance(self.init, str):
-            rng = rngs[0]
-            matrix = {
-                "zeros": lambda: np.zeros((n_classes, width)),
-                "uniform": lambda: rng.random((n_classes, width)),
-                "normal": lambda: rng.standard_normal((n_classes, width)),
-            }[self.init]()
-        else:  # the binary rules' checks (real numbers, finite), one row per class
-            if np.ndim(self.init) != 2:
-                raise ValueError(
-                    f"init must be finite with shape ({n_classes}, {width}): one row per "
-                    f"class{', bias first' if self.fit_intercept else ''}; got shape "
-                    f"{np.shape(self.init)}."
-                )
-            matrix = self._init_array(width, n_classes)
-        if self.fit_intercept:
-            return [(matrix[:, 1:].copy(), matrix[:, 0].copy())]
-        return [(matrix.copy(), np.zeros(n_classes))]
-
-    def _new_state(self, coef, intercept):
-        return Averaging.start(coef, intercept) if self.average else super()._new_state(
-            coef, intercept)
-
-    def _epoch(self, problem, data, order):
-        recorder = problem.recorder
-        log = update_log(data.n_rows, multiclass=True) if recorder is not None else None
-        seen = int(problem.seen[0])
-        n_mistakes, objective = _kernels.multiclass_epoch(
-            data.Xk, data.y, data.kernel_sw, order, self.eta, self.margin, self.fit_intercept,
-            (problem.coef, problem.intercept, problem.seen), log,
-            problem.state.kernel_average(),
-        )
-        problem.epoch_loss = objective / max(int(problem.seen[0]) - seen, 1)
-        if recorder is not None:
-            rows, margins, positions, predicted = (column[:n_mistakes] for column in log)
-            recorder.add(problem.n_iter, data.X, data.y, rows, margins, positions, predicted,
-                         self.eta * data.sw[rows], self.fit_intercept)
-        return n_mistakes
+    _learner_class = MulticlassLearner
 
     def decision_function(self, X):
         """Scores ``w_k·x + b_k`` of every class.

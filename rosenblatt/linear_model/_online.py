@@ -12,7 +12,7 @@ from .. import _kernels
 
 
 class OnlineRule:
-    """Mixin: ``_epoch`` for binary online rules; ``_rule()`` says which rule."""
+    """Learner mixin: ``_epoch`` for binary online rules; ``_rule()`` says which rule."""
 
     def _learning_rate(self):
         """The ``eta`` the kernel multiplies each step by."""

@@ -6,7 +6,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from .. import _kernels
 from ..base import (
-    EpochLoop,
+    LinearLearner,
     LinearModel,
     OnlineMixin,
     PerceptronClassifier,
@@ -17,8 +17,33 @@ from ._averaged import Averaging
 from ._online import OnlineRule
 
 
-class PassiveAggressiveClassifier(OnlineMixin, OnlineRule, LinearModel, ToleranceStop, EpochLoop,
-                                  PerceptronClassifier):
+class PassiveAggressiveLearner(OnlineRule, ToleranceStop, LinearLearner):
+    """The passive-aggressive rule: the online epoch with the step τ."""
+
+    _advice = "increase max_iter, or set tol (e.g. 1e-3) to stop once the loss settles"
+
+    def _learning_rate(self):
+        return 1.0  # τ is the whole step
+
+    def _rule(self):
+        return _kernels.Residual(self.variant, C=self.C)
+
+    def _new_state(self, coef, intercept):
+        if self.average:
+            return Averaging.start(coef, intercept)
+        return super()._new_state(coef, intercept)
+
+    def _not_converged_message(self, problems, which):
+        if self.tol is not None:
+            return super()._not_converged_message(problems, which)
+        return (
+            f"{self.name} ran max_iter={self.max_iter} epochs without a pass in "
+            f"which every example had a margin y·a of at least 1{which}; the data may not be "
+            f"linearly separable — {self._advice}."
+        )
+
+
+class PassiveAggressiveClassifier(OnlineMixin, LinearModel, PerceptronClassifier):
     """Passive-aggressive classifier: the smallest step that fixes each example.
 
     The online loop of :class:`Perceptron` with another step. For a row ``x``
@@ -140,7 +165,6 @@ class PassiveAggressiveClassifier(OnlineMixin, OnlineRule, LinearModel, Toleranc
         C=[Interval(Real, 0, None, closed="neither")],
         variant=[StrOptions({"pa", "pa1", "pa2"})],
     )
-    _advice = "increase max_iter, or set tol (e.g. 1e-3) to stop once the loss settles"
 
     def __init__(
         self,
@@ -179,22 +203,4 @@ class PassiveAggressiveClassifier(OnlineMixin, OnlineRule, LinearModel, Toleranc
         self.n_jobs = n_jobs
         self.weights_dtype = weights_dtype
 
-    def _learning_rate(self):
-        return 1.0  # τ is the whole step
-
-    def _rule(self):
-        return _kernels.Residual(self.variant, C=self.C)
-
-    def _new_state(self, coef, intercept):
-        if self.average:
-            return Averaging.start(coef, intercept)
-        return super()._new_state(coef, intercept)
-
-    def _not_converged_message(self, which):
-        if self.tol is not None:
-            return super()._not_converged_message(which)
-        return (
-            f"{type(self).__name__} ran max_iter={self.max_iter} epochs without a pass in "
-            f"which every example had a margin y·a of at least 1{which}; the data may not be "
-            f"linearly separable — {self._advice}."
-        )
+    _learner_class = PassiveAggressiveLearner

@@ -24,16 +24,16 @@ from .._kernels._penalty import (
 
 
 class Regularized:
-    """Mixin: ``penalty``, ``alpha`` and ``l1_ratio`` with scikit-learn's meaning."""
+    """Learner mixin: ``penalty``, ``alpha`` and ``l1_ratio`` with scikit-learn's meaning."""
 
-    def _before_training(self, shards, backend, partial):
-        super()._before_training(shards, backend, partial)
+    def _before_training(self, problems, shards, backend, partial):
+        super()._before_training(problems, shards, backend, partial)
         if self.penalty is not None and self.record:
             raise ValueError(
                 "record=True traces the textbook updates, which a penalty changes at every "
                 "example; use penalty=None to record a trace."
             )
-        for problem in self._problems:
+        for problem in problems:
             self._check_averaging(problem)
             problem.penalty = None if self.penalty is None else self._penalty_arrays(problem)
 

@@ -5,7 +5,7 @@ is the same algorithm (one epoch without a miss ends training).
 """
 
 from ..base import (
-    EpochLoop,
+    LinearLearner,
     LinearModel,
     OnlineMixin,
     PerceptronClassifier,
@@ -72,7 +72,7 @@ class EpochRuleParameters:
         self.n_jobs = n_jobs
 
 
-class PenalizedRuleParameters(Regularized):
+class PenalizedRuleParameters:
     """The ``__init__`` of the perceptron and the averaged perceptron: the epoch
     rules' parameters, CISC 271's ``h0`` and scikit-learn's ``penalty``, ``alpha``,
     ``l1_ratio``."""
@@ -126,8 +126,13 @@ class PenalizedRuleParameters(Regularized):
         self.weights_dtype = weights_dtype
 
 
-class Perceptron(OnlineMixin, StepFunction, OnlineRule, PenalizedRuleParameters, Traced,
-                 LinearModel, ToleranceStop, EpochLoop, PerceptronClassifier):
+class PerceptronLearner(StepFunction, OnlineRule, Regularized, Traced, ToleranceStop,
+                        LinearLearner):
+    """The perceptron's rule: the online epoch with CISC 271's step function,
+    scikit-learn's penalty and stopping rule, and the trace."""
+
+
+class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronClassifier):
     """The classic perceptron: an update on every mistake, epoch after epoch.
 
     For each row in turn, ``a = w·x + b``; if ``y a <= 0`` (Daumé stresses ≤: a
@@ -257,3 +262,5 @@ class Perceptron(OnlineMixin, StepFunction, OnlineRule, PenalizedRuleParameters,
     >>> model.intercept_.tolist(), model.coef_.tolist(), model.n_iter_
     ([-4.0], [[3.0, 2.0]], 9)
     """
+
+    _learner_class = PerceptronLearner

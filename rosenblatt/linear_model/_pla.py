@@ -3,10 +3,64 @@
 import numpy as np
 
 from .. import _kernels
-from ..base import EpochLoop, LinearModel, PerceptronClassifier, Traced, constraints
+from ..base import LinearLearner, LinearModel, PerceptronClassifier, Traced, constraints
 
 
-class PLA(Traced, LinearModel, EpochLoop, PerceptronClassifier):
+class PLALearner(Traced, LinearLearner):
+    """The PLA's rule: one misclassified point at a time, the whole run one "epoch"."""
+
+    _advice = "increase max_updates, or use PocketPerceptron to keep the weights with the " \
+        "fewest training mistakes"
+
+    def _limit_description(self):
+        return f"max_updates={self.max_updates} updates"
+
+    _cannot_mix = ("PLA re-classifies every point before each update, which needs all the "
+                   "rows in one place; use Perceptron (the same rule, epoch by epoch)")
+
+    _reports_epochs = False  # on_epoch is called after each update
+    _renumbers = False  # one pass over the rows per update: nothing to keep in cache
+
+    def _max_epochs(self):
+        return 1  # the whole run is one "epoch" of the training loop
+
+    def _epoch(self, problem, data, order):
+        """Re-classify every point, fix one misclassified point picked at random;
+        repeat until none is left or ``max_updates`` updates were made. Each update
+        counts as an iteration (``n_iter_``)."""
+        wrong = np.empty(data.n_rows, dtype=np.intp)
+        coef, intercept, y, sw = problem.coef, problem.intercept, data.y, data.sw
+        n_updates = 0
+        problem.n_iter = 0
+        while True:
+            count = _kernels.misclassified_rows(data.Xk, y, sw, coef, intercept[0], wrong)
+            problem.converged = count == 0
+            if problem.converged or n_updates >= self.max_updates:
+                return n_updates
+            candidates = wrong[:count].copy()
+            problem.rng.shuffle(candidates)
+            i = candidates[0]
+            activation = _kernels.activation(data.Xk, i, coef, intercept[0])
+            step = self.eta * sw[i] * y[i]
+            _kernels.update_row(data.Xk, i, coef, step)
+            if self.fit_intercept:
+                intercept[0] += step
+            problem.check_finite("PLA", f"at update {n_updates + 1}")
+            n_updates += 1
+            problem.n_iter = n_updates
+            if self.on_epoch is not None:
+                self.on_epoch(problem)
+            if problem.recorder is not None:
+                problem.recorder.add_online(
+                    problem.n_iter, data.X, y, np.array([i]), np.array([activation]),
+                    np.array([problem.n_iter]), np.array([step]), self.fit_intercept,
+                )
+
+    def _stop(self, problem, scores, n_updates):
+        return True  # converged, or out of updates: set by the run itself
+
+
+class PLA(LinearModel, PerceptronClassifier):
     """Perceptron learning algorithm: fix one misclassified point, chosen at random.
 
     Start from ``init``; then repeat: classify every point, and if some are
@@ -112,52 +166,4 @@ class PLA(Traced, LinearModel, EpochLoop, PerceptronClassifier):
         self.warm_start = warm_start
         self.n_jobs = n_jobs
 
-    _advice = "increase max_updates, or use PocketPerceptron to keep the weights with the " \
-        "fewest training mistakes"
-
-    def _limit_description(self):
-        return f"max_updates={self.max_updates} updates"
-
-    _cannot_mix = ("PLA re-classifies every point before each update, which needs all the "
-                   "rows in one place; use Perceptron (the same rule, epoch by epoch)")
-
-    _reports_epochs = False  # on_epoch is called after each update
-    _renumbers = False  # one pass over the rows per update: nothing to keep in cache
-
-    def _max_epochs(self):
-        return 1  # the whole run is one "epoch" of the training loop
-
-    def _epoch(self, problem, data, order):
-        """Re-classify every point, fix one misclassified point picked at random;
-        repeat until none is left or ``max_updates`` updates were made. Each update
-        counts as an iteration (``n_iter_``)."""
-        wrong = np.empty(data.n_rows, dtype=np.intp)
-        coef, intercept, y, sw = problem.coef, problem.intercept, data.y, data.sw
-        n_updates = 0
-        problem.n_iter = 0
-        while True:
-            count = _kernels.misclassified_rows(data.Xk, y, sw, coef, intercept[0], wrong)
-            problem.converged = count == 0
-            if problem.converged or n_updates >= self.max_updates:
-                return n_updates
-            candidates = wrong[:count].copy()
-            problem.rng.shuffle(candidates)
-            i = candidates[0]
-            activation = _kernels.activation(data.Xk, i, coef, intercept[0])
-            step = self.eta * sw[i] * y[i]
-            _kernels.update_row(data.Xk, i, coef, step)
-            if self.fit_intercept:
-                intercept[0] += step
-            problem.check_finite("PLA", f"at update {n_updates + 1}")
-            n_updates += 1
-            problem.n_iter = n_updates
-            if self._on_epoch is not None:
-                self._on_epoch(problem)
-            if problem.recorder is not None:
-                problem.recorder.add_online(
-                    problem.n_iter, data.X, y, np.array([i]), np.array([activation]),
-                    np.array([problem.n_iter]), np.array([step]), self.fit_intercept,
-                )
-
-    def _stop(self, problem, scores, n_updates):
-        return True  # converged, or out of updates: set by the run itself
+    _learner_class = PLALearner

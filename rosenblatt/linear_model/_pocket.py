@@ -7,7 +7,7 @@ import numpy as np
 from .. import _kernels
 from .._validation import kernel_view
 from ..base import (
-    EpochLoop,
+    LinearLearner,
     LinearModel,
     PerceptronClassifier,
     RuleState,
@@ -81,8 +81,26 @@ class Pocket(RuleState):
         move(self.coef)
 
 
-class PocketPerceptron(OnlineRule, Traced, LinearModel, ToleranceStop, EpochLoop,
-                       PerceptronClassifier):
+class PocketLearner(OnlineRule, Traced, ToleranceStop, LinearLearner):
+    """The perceptron's rule with a pocket: the weights of fewest mistakes so far."""
+
+    _advice = "the weights with the fewest training mistakes seen are returned " \
+        "(pocket_errors_); increase max_iter to search longer"
+
+    def _new_state(self, coef, intercept):
+        return Pocket.start(coef, intercept, self.check_rows)
+
+    _finishes_calls = True
+
+    def _finish_call(self, problem, data):
+        problem.state.count_exactly(data)
+
+    def publish(self, problems):
+        return {**super().publish(problems),
+                "pocket_errors_": np.array([p.state.exact_errors for p in problems])}
+
+
+class PocketPerceptron(LinearModel, PerceptronClassifier):
     """Perceptron that returns the weights with the fewest training mistakes seen.
 
     The running weights follow the perceptron rule exactly (see
@@ -238,17 +256,4 @@ class PocketPerceptron(OnlineRule, Traced, LinearModel, ToleranceStop, EpochLoop
         self.n_jobs = n_jobs
         self.check_rows = check_rows
 
-    _advice = "the weights with the fewest training mistakes seen are returned " \
-        "(pocket_errors_); increase max_iter to search longer"
-
-    def _new_state(self, coef, intercept):
-        return Pocket.start(coef, intercept, self.check_rows)
-
-    _finishes_calls = True
-
-    def _finish_call(self, problem, data):
-        problem.state.count_exactly(data)
-
-    def _publish(self):
-        self.pocket_errors_ = np.array([p.state.exact_errors for p in self._problems])
-        super()._publish()
+    _learner_class = PocketLearner

@@ -9,7 +9,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import check_scores, validate_X
 from ..base import (
-    EpochLoop,
+    LinearLearner,
     LinearModel,
     OnlineMixin,
     PerceptronClassifier,
@@ -135,8 +135,24 @@ class Vote:
         return scores
 
 
-class VotedPerceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, LinearModel,
-                      ToleranceStop, EpochLoop, PerceptronClassifier):
+class VotedLearner(OnlineRule, Traced, ToleranceStop, LinearLearner):
+    """The perceptron's rule, keeping every weight vector and its survival count."""
+
+    def _new_state(self, coef, intercept):
+        return VoteLog(coef.copy(), float(intercept[0]), self.fit_intercept)
+
+    def publish(self, problems):
+        return {**super().publish(problems),
+                "_votes": [p.state.committee(int(p.seen[0])) for p in problems]}
+
+    def _problem_errors(self, problem, X, y, sw):
+        # early stopping scores the vote, not the running weights
+        vote = problem.state.committee(int(problem.seen[0]))
+        predicted = np.where(vote.decision(X) > 0, 1.0, -1.0)
+        return float(sw[predicted != y].sum())
+
+
+class VotedPerceptron(OnlineMixin, EpochRuleParameters, LinearModel, PerceptronClassifier):
     """Perceptron whose every weight vector votes, weighted by how long it survived.
 
     Training is the perceptron's (see :class:`Perceptron`). Each weight vector
@@ -247,18 +263,7 @@ class VotedPerceptron(OnlineMixin, OnlineRule, EpochRuleParameters, Traced, Line
     [12.0, -34.0]
     """
 
-    def _new_state(self, coef, intercept):
-        return VoteLog(coef.copy(), float(intercept[0]), self.fit_intercept)
-
-    def _publish(self):
-        self._votes = [p.state.committee(int(p.seen[0])) for p in self._problems]
-        super()._publish()
-
-    def _problem_errors(self, problem, X, y, sw):
-        # early stopping scores the vote, not the running weights
-        vote = problem.state.committee(int(problem.seen[0]))
-        predicted = np.where(vote.decision(X) > 0, 1.0, -1.0)
-        return float(sw[predicted != y].sum())
+    _learner_class = VotedLearner
 
     def decision_function(self, X):
         """The vote ``Σₖ cₖ sign(wₖ·x + bₖ)``.
