@@ -71,3 +71,25 @@ def test_the_loop_and_the_shard_task_take_a_learner_not_an_estimator():
 def test_a_problem_holds_typed_state_not_a_dict():
     fields = {field.name: field.type for field in dataclasses.fields(Problem)}
     assert "extra" not in fields and fields["state"] is RuleState
+
+
+def test_every_name_architecture_md_gives_exists_in_the_code():
+    """ARCHITECTURE.md names only what exists: each code name in backticks (a
+    class, function, method, attribute or module) is found in the sources."""
+    import pathlib
+    import re
+
+    root = pathlib.Path(__file__).resolve().parents[1]
+    text = (root / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    sources = "\n".join(path.read_text(encoding="utf-8")
+                        for folder in ("rosenblatt", "tests", "benchmarks")
+                        for path in (root / folder).rglob("*.py"))
+    words = set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", sources))
+    names = set()
+    for code in re.findall(r"`([^`\n]+)`", text):
+        head = re.match(r"[A-Za-z_][A-Za-z0-9_.]*", code)
+        if head and "_" in head.group() or head and re.match(r"[A-Z][a-z]+[A-Z]", head.group()):
+            names.update(part for part in head.group().split(".") if part)
+    external = {"NRT_incref"}  # numba's runtime, named where the LLVM is read
+    missing = sorted(name for name in names - external if name not in words)
+    assert not missing, missing
