@@ -402,3 +402,37 @@ def check_csr_structure(X):
     if problem == 2:
         raise ValueError(f"The CSR matrix X has a column index {bad} outside "
                          f"[0, {X.shape[1]}); {remedy}")
+
+
+def check_lengths(lengths, n_tokens):
+    """Sentence lengths as an intp array: whole numbers >= 1 that add up to the
+    rows of ``X`` (a sequence estimator's tokens).
+
+    >>> check_lengths([2, 1], 3).tolist()
+    [2, 1]
+    >>> check_lengths([2, 2], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: lengths add up to 4 tokens, but X has 3 rows; lengths gives the number of tokens of each sentence, in order, and they must cover the rows of X exactly.
+    """
+    if lengths is None:
+        raise ValueError("lengths is required: the number of tokens of each sentence, in the "
+                         "order of the rows of X (e.g. lengths=[5, 3] for two sentences).")
+    values = np.asarray(lengths)
+    if values.ndim != 1 or len(values) == 0:
+        raise ValueError(f"lengths must be a 1-D list of sentence lengths, one per sentence; "
+                         f"got shape {values.shape}.")
+    if values.dtype.kind not in "iu" and not (
+            values.dtype.kind == "f" and np.all(np.isfinite(values))
+            and np.all(values == np.round(values))):
+        raise ValueError(f"lengths must be whole numbers (tokens per sentence); got dtype "
+                         f"{values.dtype}.")
+    values = values.astype(np.int64)
+    if values.min() < 1:
+        raise ValueError(f"lengths must be >= 1 (an empty sentence has no tokens to label); "
+                         f"sentence {int(np.argmin(values))} has {int(values.min())}.")
+    if int(values.sum()) != n_tokens:
+        raise ValueError(f"lengths add up to {int(values.sum())} tokens, but X has {n_tokens} "
+                         "rows; lengths gives the number of tokens of each sentence, in order, "
+                         "and they must cover the rows of X exactly.")
+    return values.astype(np.intp)

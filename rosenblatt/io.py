@@ -35,6 +35,7 @@ import scipy.sparse as sp
 from . import __version__, linear_model
 from ._validation import check_csr_structure
 from .base import Problem
+from .structured._sequence import SequencePerceptron
 
 FORMAT = "rosenblatt-model"
 #: the newest format this version reads and writes: 2 holds the training state
@@ -42,6 +43,7 @@ FORMAT_VERSION = 2
 #: the format of a file without training state, which rosenblatt before 2 reads too
 PREDICTION_ONLY_VERSION = 1
 ESTIMATORS = {name: getattr(linear_model, name) for name in linear_model.__all__}
+ESTIMATORS["SequencePerceptron"] = SequencePerceptron
 
 
 class ModelFileError(ValueError):
@@ -487,7 +489,7 @@ def _number(path, field, value, low=None, strictly=False, kinds=(int, float)):
 def _expected_rows(model):
     """The rows of ``coef_`` (and the length of ``intercept_``): one per problem, and
     one per class for the multiclass perceptron's single problem."""
-    if isinstance(model, linear_model.MulticlassPerceptron):
+    if isinstance(model, (linear_model.MulticlassPerceptron, SequencePerceptron)):
         return len(model.classes_)
     return len(model._learner()._problem_classes())
 
@@ -522,10 +524,16 @@ def _check_consistency(path, model):
                                          f"got {_describe(names)}")
     rows = _expected_rows(model)
     is_kernel = isinstance(model, linear_model.KernelPerceptron)
-    for name in ("intercept_",) + (() if is_kernel else ("coef_",)):
+    if isinstance(model, SequencePerceptron):  # transitions instead of biases
+        for name, shape in (("transitions_", (rows, rows)), ("start_transitions_", (rows,))):
+            if getattr(model, name, None) is None:
+                _fail(path, name, "is missing; prediction needs it")
+            _floats(path, name, getattr(model, name), shape, against=" (one per label)")
+    for name in (() if isinstance(model, SequencePerceptron) else ("intercept_",)) + \
+            (() if is_kernel else ("coef_",)):
         if getattr(model, name, None) is None:
             _fail(path, name, "is missing; prediction needs it")
-    intercept, coef = model.intercept_, getattr(model, "coef_", None)
+    intercept, coef = getattr(model, "intercept_", None), getattr(model, "coef_", None)
     if is_kernel and coef is not None:
         _fail(path, "coef_", "is no attribute of KernelPerceptron")
     if coef is not None:
@@ -539,8 +547,9 @@ def _check_consistency(path, model):
                                  "publishes them")
         if not np.all(np.isfinite(coef)):
             _fail(path, "coef_", "the weights hold NaN or infinity")
-    _floats(path, "intercept_", intercept, (rows,),
-            against=f" (one per {'class' if rows == len(classes) else 'problem'} of classes_)")
+    if not isinstance(model, SequencePerceptron):
+        _floats(path, "intercept_", intercept, (rows,), against=(
+            f" (one per {'class' if rows == len(classes) else 'problem'} of classes_)"))
     if hasattr(model, "pocket_errors_"):
         _floats(path, "pocket_errors_", model.pocket_errors_, (problems,), low=0)
     if hasattr(model, "eta_"):

@@ -129,11 +129,12 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
 
     # ----------------------------------------------------------------- training
 
-    def _learn(self, learner, X, codes, weights, *, partial):
+    def _learn(self, learner, X, codes, weights, *, partial, bounds=None):
         """Train every problem on ``X`` (a whole fit, or one ``partial_fit`` epoch):
-        the training loop on one shard holding every row, in this process."""
+        the training loop on one shard holding every row (and every sentence,
+        ``bounds``, when the rows are tokens), in this process."""
         renumbering = learner.column_renumbering(self._problems, X, partial)
-        shard = Shard(X, codes, weights, renumbering=renumbering)
+        shard = Shard(X, codes, weights, renumbering=renumbering, bounds=bounds)
         try:
             learner.train(self._problems, [shard], ThreadBackend(), partial=partial)
         finally:  # an error or an interrupt too leaves the weights in their own numbering

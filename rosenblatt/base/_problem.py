@@ -15,17 +15,26 @@ class TrainingData:
     ``X`` is the validated matrix (dense or CSR), ``Xk`` the view the kernels
     read (the array itself or its CSR triplet, never a copy), ``y`` the problem's
     targets (±1 for a binary problem, class indices for a multiclass one) and
-    ``sw`` the row weights (0 for rows held out or absent).
+    ``sw`` the row weights (0 for rows held out or absent). ``bounds`` is
+    ``None`` when each row is an example; for sequences (rows are tokens) it
+    holds where each sentence starts, as ``indptr`` (n_sentences + 1 offsets),
+    and a sentence is the unit of an epoch's order.
     """
 
     X: object
     Xk: object
     y: np.ndarray
     sw: np.ndarray
+    bounds: np.ndarray = None
 
     @property
     def n_rows(self):
         return self.X.shape[0]
+
+    @property
+    def n_units(self):
+        """The examples an epoch orders: rows, or sentences."""
+        return self.n_rows if self.bounds is None else len(self.bounds) - 1
 
     @cached_property
     def kernel_sw(self):
@@ -35,7 +44,7 @@ class TrainingData:
 
     def with_weights(self, sw):
         """The same rows with other weights (early stopping zeroes held-out rows)."""
-        return TrainingData(self.X, self.Xk, self.y, sw)
+        return TrainingData(self.X, self.Xk, self.y, sw, self.bounds)
 
 
 class RuleState:

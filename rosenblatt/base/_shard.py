@@ -65,7 +65,8 @@ class Shard:
 
     ``index`` is ``None`` for the only shard of a serial fit, ``k`` for shard ``k``
     of several. ``renumbering`` is a serial fit's column renumbering (see
-    :mod:`._columns`), or ``None``.
+    :mod:`._columns`), or ``None``. ``bounds`` marks the sentences when the rows
+    are tokens (see :class:`~._problem.TrainingData`); a shard holds whole ones.
     """
 
     X: object
@@ -73,6 +74,7 @@ class Shard:
     weights: np.ndarray = None
     index: int = None
     renumbering: object = None
+    bounds: np.ndarray = None
     _cache: dict = field(default_factory=dict, repr=False)
 
     @property
@@ -135,7 +137,7 @@ class Shard:
             if ("view", id(X)) not in self._cache:  # one view for every problem
                 self._cache[("view", id(X))] = kernel_view(X)
             self._cache[name] = TrainingData(X, self._cache[("view", id(X))],
-                                             self.targets(learner)[p], sw)
+                                             self.targets(learner)[p], sw, self.bounds)
         return self._cache[name]
 
     def held_out_data(self, learner, p, problem, fraction):
@@ -201,8 +203,8 @@ def shard_epoch(shard, learner, problems, hold_out, copied):
     def one(p):
         problem, n_updates = problems[p], 0
         for data, stream in shard.blocks(learner, p, problem, hold_out):
-            n_updates += learner._epoch(problem, data, learner._epoch_order(problem, stream,
-                                                                        data.n_rows))
+            order = learner._epoch_order(problem, stream, data.n_units)
+            n_updates += learner._epoch(problem, data, order)
         return p, (problem, n_updates)
 
     return dict(_map(one, list(problems), getattr(learner, "n_jobs", None)))

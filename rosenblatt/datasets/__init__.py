@@ -6,6 +6,7 @@ loaders for CSV, LIBSVM/svmlight and NumPy files.
 """
 
 from ._chunks import ChunkedFile
+from ._conll import load_conll
 from ._generators import label_by, make_boolean, make_target_line
 from ._iris import load_iris_binary
 from ._loaders import load_csv, load_data, load_libsvm, load_numpy
@@ -14,6 +15,7 @@ from ._textbook import load_svm_succinctly
 __all__ = [
     "ChunkedFile",
     "label_by",
+    "load_conll",
     "load_csv",
     "load_data",
     "load_iris_binary",

@@ -64,6 +64,34 @@ def plan_arrays(X, y, sample_weight, n_shards, classes):
     return Plan(makers, n_shards, classes, X.shape[1], dealable=True, n_rows=X.shape[0])
 
 
+def plan_sequences(X, y, lengths, n_shards, classes):
+    """Whole sentences of validated in-memory tokens ``X, y`` (``lengths`` the
+    sentence lengths) to each shard: contiguous runs of sentences, or dealt by a
+    permutation of the sentences (each shard's kept in their order)."""
+    starts = np.concatenate(([0], np.cumsum(lengths)))
+    n_shards = min(n_shards, len(lengths))
+    bounds = np.linspace(0, len(lengths), n_shards + 1).astype(int)
+
+    def makers(indices, deal=None):
+        out = []
+        for k in range(n_shards):
+            sentences = np.arange(bounds[k], bounds[k + 1]) if deal is None else \
+                np.sort(deal[bounds[k]:bounds[k + 1]])
+            rows = sentence_rows(starts, lengths, sentences)
+            out.append((make_shard, (X[rows], y[rows], None, indices[k], classes,
+                                     lengths[sentences])))
+        return out
+
+    return Plan(makers, n_shards, classes, X.shape[1], dealable=True, n_rows=len(lengths))
+
+
+def sentence_rows(starts, lengths, sentences):
+    """The token rows of ``sentences``, in that order (``starts`` of every sentence)."""
+    sizes = lengths[sentences]
+    offsets = np.repeat(starts[sentences] - (np.cumsum(sizes) - sizes), sizes)
+    return np.arange(int(sizes.sum())) + offsets
+
+
 def plan_files(paths, y, n_shards, classes, backend, chunk_size, label):
     """Files read on the workers, a block of ``chunk_size`` rows at a time; the
     files are dealt to the shards in turn (files in a shard keep their order).

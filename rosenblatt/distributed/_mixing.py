@@ -8,7 +8,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clo
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
-from .._validation import check_classes, class_weights, validate_X_y
+from .._validation import check_classes, check_lengths, class_weights, validate_X_y
 from ..base import MixingRecord, ThreadBackend, train
 from ..base._parameters import WholeNumber
 from ._backends import HoldsClient, backend_for
@@ -18,6 +18,7 @@ from ._inputs import (
     plan_arrays,
     plan_dask,
     plan_files,
+    plan_sequences,
 )
 from ._shards import class_counts, with_class_weights
 
@@ -173,7 +174,7 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
 
     # ------------------------------------------------------------------- fitting
 
-    def fit(self, X, y=None, sample_weight=None, classes=None):
+    def fit(self, X, y=None, sample_weight=None, classes=None, lengths=None):
         """Train on ``X, y`` split into shards.
 
         Parameters
@@ -189,6 +190,11 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
             Row weights (not with files).
         classes : array-like, default=None
             Every label; found from the data when omitted.
+        lengths : array-like of int, default=None
+            For a sequence estimator (:class:`~rosenblatt.structured.SequencePerceptron`):
+            the number of tokens of each sentence, in the order of the rows of an
+            in-memory ``X``. Sentences are the unit of sharding: each shard holds
+            whole ones, dealt as ``shard_rows`` says.
 
         Returns
         -------
@@ -196,7 +202,7 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
         """
         self._validate_params()
         backend = backend_for(self.client)
-        plan = self._plan(X, y, sample_weight, classes, backend)
+        plan = self._plan(X, y, sample_weight, classes, backend, lengths)
         model, learner = self._model(plan)
         indices = [None] if plan.n_shards == 1 else list(range(plan.n_shards))
         makers = plan.makers(indices, self._deal(model, plan))
@@ -223,9 +229,13 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
         self.mixed_mistakes_ = (self.mistakes_ * self.mixing_weights_).sum(axis=(0, 1))
         return self
 
-    def _plan(self, X, y, sample_weight, classes, backend):
+    def _plan(self, X, y, sample_weight, classes, backend, lengths=None):
         n_shards = self.n_shards or _default_shards(backend)
         classes = None if classes is None else check_classes(classes)
+        sequences = getattr(self.estimator, "_fits_sequences", False)
+        if sequences or lengths is not None:
+            return self._plan_sequences(X, y, sample_weight, classes, n_shards, lengths,
+                                        sequences)
         if is_file_list(X):
             if sample_weight is not None:
                 raise ValueError("sample_weight cannot be given with files; weigh classes "
@@ -247,6 +257,29 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
         self.n_features_in_ = plan.n_features
         if plan.feature_names is not None:
             self.feature_names_in_ = plan.feature_names
+        return plan
+
+    def _plan_sequences(self, X, y, sample_weight, classes, n_shards, lengths, sequences):
+        name = type(self.estimator).__name__
+        if not sequences:
+            raise ValueError(f"lengths gives sentences to a sequence estimator "
+                             f"(SequencePerceptron); {name} learns rows one by one: drop "
+                             "lengths.")
+        if is_file_list(X) or is_dask_collection(X):
+            raise ValueError(f"{name} is mixed over sentences of X in this process's memory "
+                             "(a matrix of token features and lengths=...); files and Dask "
+                             "collections of tokens are not split by sentence: load them first "
+                             "(rosenblatt.datasets.load_conll, SentenceFeatures).")
+        if sample_weight is not None:
+            raise ValueError(f"{name} takes no sample_weight.")
+        X, y = validate_X_y(self, X, y, reset=True)
+        lengths = check_lengths(lengths, X.shape[0])
+        found = check_classes(y)
+        if classes is not None and not np.isin(found, classes).all():
+            raise ValueError(f"y holds labels {found.tolist()!r}, not all among "
+                             f"classes={classes.tolist()!r}.")
+        plan = plan_sequences(X, y, lengths, n_shards, found if classes is None else classes)
+        self.n_features_in_ = plan.n_features
         return plan
 
     def _model(self, plan):
@@ -351,19 +384,39 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
         check_is_fitted(self)
         return self.estimator_.decision_function(X)
 
-    def predict(self, X):
+    def predict(self, X, lengths=None):
         """The fitted estimator's labels for ``X``.
 
         Parameters
         ----------
         X : array-like or CSR matrix of shape (n_samples, n_features)
+        lengths : array-like of int, default=None
+            The sentence lengths, for a sequence estimator.
 
         Returns
         -------
         ndarray of shape (n_samples,)
         """
         check_is_fitted(self)
+        if getattr(self.estimator_, "_fits_sequences", False):
+            return self.estimator_.predict(X, lengths)
+        if lengths is not None:
+            raise ValueError(f"lengths is for sequence estimators; "
+                             f"{type(self.estimator_).__name__} labels rows one by one.")
         return self.estimator_.predict(X)
+
+    def score(self, X, y, sample_weight=None, lengths=None):
+        """The fitted estimator's accuracy on ``X, y`` (tokens, with ``lengths``
+        for a sequence estimator).
+
+        Returns
+        -------
+        float
+        """
+        if lengths is None:
+            return super().score(X, y, sample_weight)
+        check_is_fitted(self)
+        return self.estimator_.score(X, y, lengths, sample_weight=sample_weight)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

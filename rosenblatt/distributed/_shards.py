@@ -27,10 +27,11 @@ from ..base._shard import RowStream
 from ..datasets import ChunkedFile
 
 
-def make_shard(X, labels, sample_weight, index, classes):
+def make_shard(X, labels, sample_weight, index, classes, lengths=None):
     """A :class:`~rosenblatt.base.Shard` from its parts (lists of blocks are
     stacked), its labels encoded as positions in ``classes``; ``index`` is its
-    place among the shards (``None`` when it is the only one)."""
+    place among the shards (``None`` when it is the only one); ``lengths`` the
+    lengths of its sentences when the rows are tokens."""
     if isinstance(X, (list, tuple)):
         X = sp.vstack(X, format="csr") if sp.issparse(X[0]) else np.concatenate(X)
         labels = np.concatenate([np.asarray(part).reshape(-1) for part in labels])
@@ -45,7 +46,9 @@ def make_shard(X, labels, sample_weight, index, classes):
         raise ValueError(f"a shard holds {X.shape[0]} rows of X but {len(labels)} labels; "
                          "X and y must be split into the same row blocks.")
     weights = None if sample_weight is None else np.array(sample_weight, dtype=np.float64)
-    return Shard(X, encode_labels(labels, classes), weights, index)
+    bounds = None if lengths is None else np.concatenate(([0], np.cumsum(lengths))).astype(
+        np.intp)
+    return Shard(X, encode_labels(labels, classes), weights, index, bounds=bounds)
 
 
 @dataclass
@@ -108,4 +111,4 @@ def with_class_weights(shard, class_weights):
     weights = shard.row_weights().copy() if shard.weights is not None else \
         np.ones(shard.n_rows)
     weights *= class_weights[shard.codes]
-    return Shard(shard.X, shard.codes, weights, shard.index)
+    return Shard(shard.X, shard.codes, weights, shard.index, bounds=shard.bounds)

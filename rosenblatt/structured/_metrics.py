@@ -1,0 +1,279 @@
+"""Scores of sequence labelling: token accuracy and conlleval's chunk precision,
+recall and F1.
+
+:func:`chunk_scores` and :func:`conlleval_report` reproduce ``conlleval.pl``, the
+scorer of the CoNLL-2000 chunking task (Tjong Kim Sang & Buchholz 2000; Erik Tjong
+Kim Sang's script, version 2004-01-26), rule for rule: a tag ``B-NP`` is split at
+its first hyphen into a prefix ``B`` and a type ``NP`` (a tag without a hyphen is
+all prefix, of type ``""``), and a chunk starts or ends between two tokens by the
+script's ``startOfChunk`` and ``endOfChunk``:
+
+* a chunk **ends** after the previous token when the (previous, current) prefixes
+  are ``B,B`` ``B,O`` ``I,B`` ``I,O`` ``E,E`` ``E,I`` ``E,O``, or when the previous
+  prefix is not ``O`` (nor ``.``) and the type changes; a previous ``[`` or ``]``
+  always ends one;
+* a chunk **starts** at the current token when the prefixes are ``B,B`` ``I,B``
+  ``O,B`` ``O,I`` ``E,E`` ``E,I`` ``O,E``, or when the current prefix is not ``O``
+  (nor ``.``) and the type changes; a current ``[`` or ``]`` always starts one.
+
+So IOB2 (``B-`` begins every chunk) and IOB1 (``B-`` only between two chunks of one
+type) are both read as intended: an ``I-`` after ``O`` or after another type opens
+a chunk. IOE's ``E-`` closes one. The script knows no ``S-`` prefix (IOBES): an
+``S-`` token starts a chunk only where the type changes and never ends one by
+itself, so ``S-PER S-PER`` is one chunk of two tokens, as the script scores it. A
+chunk is correct when gold and guess start it at the same token with the same type
+and end it at the same token. A sentence boundary (between the sentences of a
+nested input) is read as conlleval reads a blank line: a token tagged ``O`` in both
+columns that is not counted. One more quirk kept: Perl reads the type ``"0"`` as
+false, so ``B-0`` has type ``""``.
+"""
+
+import numpy as np
+
+#: conlleval's sentence boundary, an ``O`` in both columns that is not a token
+_BOUNDARY = object()
+
+
+def token_accuracy(y_true, y_pred):
+    """The fraction of tokens whose predicted label equals the gold one.
+
+    ``y_true`` and ``y_pred`` are flat lists of labels or lists of sentences (lists
+    of labels), with the same lengths.
+
+    >>> token_accuracy([["B-NP", "I-NP"], ["O"]], [["B-NP", "B-NP"], ["O"]])
+    0.6666666666666666
+    >>> token_accuracy(["DT", "NN"], ["DT", "NN"])
+    1.0
+    """
+    pairs = _pairs(y_true, y_pred)
+    total = sum(len(gold) for gold, _ in pairs)
+    if total == 0:
+        raise ValueError("No tokens to score: y_true is empty.")
+    right = sum(sum(map(_same, gold, guess)) for gold, guess in pairs)
+    return right / total
+
+
+def _same(a, b):
+    return a == b
+
+
+def chunk_scores(y_true, y_pred):
+    """Per-type and overall chunk precision, recall and F1, by conlleval's rules.
+
+    Parameters
+    ----------
+    y_true, y_pred : list of str, or list of list of str
+        Gold and predicted chunk tags (``B-NP``, ``I-NP``, ``O``, …), flat (one
+        sequence) or one list per sentence (a chunk never crosses a sentence).
+
+    Returns
+    -------
+    dict
+        For each chunk type, in sorted order, a dict with ``precision``,
+        ``recall``, ``f1`` (fractions in [0, 1]; 0 where undefined, as conlleval
+        prints), ``support`` (gold chunks), ``predicted`` (predicted chunks) and
+        ``correct``; then ``"micro avg"``, the same over every chunk, with the
+        token ``accuracy`` as conlleval counts it (tags equal prefix and type).
+
+    Examples
+    --------
+    >>> gold = ["B-NP", "I-NP", "O", "B-VP"]
+    >>> scores = chunk_scores(gold, ["B-NP", "I-NP", "O", "B-NP"])
+    >>> scores["NP"]["precision"], scores["NP"]["recall"], scores["VP"]["recall"]
+    (0.5, 1.0, 0.0)
+    >>> round(scores["micro avg"]["f1"], 4), scores["micro avg"]["accuracy"]
+    (0.5, 0.75)
+    """
+    counts = _count(y_true, y_pred)
+    result = {}
+    for kind in sorted(set(counts["gold"]) | set(counts["guessed"])):
+        result[kind] = _scores(counts["correct"].get(kind, 0), counts["gold"].get(kind, 0),
+                               counts["guessed"].get(kind, 0))
+    micro = _scores(sum(counts["correct"].values()), sum(counts["gold"].values()),
+                    sum(counts["guessed"].values()))
+    micro["accuracy"] = counts["right_tags"] / counts["tokens"] if counts["tokens"] else 0.0
+    result["micro avg"] = micro
+    return result
+
+
+def _scores(correct, gold, guessed):
+    precision = correct / guessed if guessed else 0.0
+    recall = correct / gold if gold else 0.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return {"precision": precision, "recall": recall, "f1": f1, "support": gold,
+            "predicted": guessed, "correct": correct}
+
+
+def conlleval_report(y_true, y_pred):
+    """conlleval's text report, character for character (without ``-l``/``-r``).
+
+    >>> print(conlleval_report([["B-NP", "I-NP", "O", "B-VP"]],
+    ...                        [["B-NP", "I-NP", "O", "B-NP"]]), end="")
+    processed 4 tokens with 2 phrases; found: 2 phrases; correct: 1.
+    accuracy:  75.00%; precision:  50.00%; recall:  50.00%; FB1:  50.00
+                   NP: precision:  50.00%; recall: 100.00%; FB1:  66.67  2
+                   VP: precision:   0.00%; recall:   0.00%; FB1:   0.00  0
+    """
+    counts = _count(y_true, y_pred)
+    tokens, right_tags = counts["tokens"], counts["right_tags"]
+    correct_chunk = sum(counts["correct"].values())
+    found_correct = sum(counts["gold"].values())
+    found_guessed = sum(counts["guessed"].values())
+    # the arithmetic and formats of the script, in its order (percentages first)
+    precision = 100 * correct_chunk / found_guessed if found_guessed > 0 else 0.0
+    recall = 100 * correct_chunk / found_correct if found_correct > 0 else 0.0
+    fb1 = 2 * precision * recall / (precision + recall) if precision + recall > 0 else 0.0
+    lines = [f"processed {tokens} tokens with {found_correct} phrases; "
+             f"found: {found_guessed} phrases; correct: {correct_chunk}.\n"]
+    if tokens > 0:
+        lines.append("accuracy: %6.2f%%; precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f\n"
+                     % (100 * right_tags / tokens, precision, recall, fb1))
+    for kind in _perl_sorted_types(counts):
+        correct = counts["correct"].get(kind, 0)
+        guessed = counts["guessed"].get(kind, 0)
+        gold = counts["gold"].get(kind, 0)
+        precision = 100 * correct / guessed if guessed else 0.0
+        recall = 100 * correct / gold if gold else 0.0
+        fb1 = 0.0 if precision + recall == 0.0 else \
+            2 * precision * recall / (precision + recall)
+        lines.append("%17s: precision: %6.2f%%; recall: %6.2f%%; FB1: %6.2f  %d\n"
+                     % (kind, precision, recall, fb1, guessed))
+    return "".join(lines)
+
+
+def _perl_sorted_types(counts):
+    """The script's list of types: the sorted keys of both tables, a key dropped
+    when it repeats the previous one unless that one is false in Perl (``""``),
+    so a type ``""`` found in both is printed twice, as the script does."""
+    types, last = [], None
+    for kind in sorted(list(counts["gold"]) + list(counts["guessed"])):
+        if not last or last != kind:
+            types.append(kind)
+        last = kind
+    return types
+
+
+# -- the script's state machine ---------------------------------------------------------
+
+
+def _split(tag):
+    """conlleval's ``/^([^-]*)-(.*)$/``: the prefix before the first hyphen and the
+    type after it; a tag without one is all prefix. A type Perl reads as false
+    (``"0"``; ``""``) is ``""``."""
+    prefix, hyphen, kind = tag.partition("-")
+    if not hyphen:
+        return tag, ""
+    return prefix, ("" if kind == "0" else kind)
+
+
+def end_of_chunk(previous_tag, tag, previous_type, kind):
+    """conlleval's ``endOfChunk``: whether a chunk ended between the previous token
+    and this one, from their prefixes and types.
+
+    >>> end_of_chunk("I", "I", "NP", "VP"), end_of_chunk("I", "I", "NP", "NP")
+    (True, False)
+    """
+    pair = (previous_tag, tag)
+    return (pair in _ENDS
+            or (previous_tag != "O" and previous_tag != "." and previous_type != kind)
+            or previous_tag in ("[", "]"))
+
+
+def start_of_chunk(previous_tag, tag, previous_type, kind):
+    """conlleval's ``startOfChunk``: whether a chunk started at this token.
+
+    >>> start_of_chunk("O", "I", "", "NP"), start_of_chunk("B", "I", "NP", "NP")
+    (True, False)
+    """
+    pair = (previous_tag, tag)
+    return (pair in _STARTS
+            or (tag != "O" and tag != "." and previous_type != kind)
+            or tag in ("[", "]"))
+
+
+_ENDS = {("B", "B"), ("B", "O"), ("I", "B"), ("I", "O"), ("E", "E"), ("E", "I"), ("E", "O")}
+_STARTS = {("B", "B"), ("I", "B"), ("O", "B"), ("O", "I"), ("E", "E"), ("E", "I"), ("O", "E")}
+
+
+def _count(y_true, y_pred):
+    """Run conlleval's main loop over the tokens (and boundaries) and return its
+    counts: chunks correct / in gold / guessed per type, tags right, tokens."""
+    correct, gold_found, guessed_found = {}, {}, {}
+    right_tags = tokens = 0
+    in_correct = False
+    last_gold, last_guess, last_gold_type, last_guess_type = "O", "O", "", ""
+    for gold_tag, guess_tag in _stream(_pairs(y_true, y_pred)):
+        if gold_tag is _BOUNDARY:
+            gold, gold_type, guess, guess_type = "O", "", "O", ""
+        else:
+            gold, gold_type = _split(gold_tag)
+            guess, guess_type = _split(guess_tag)
+        gold_ends = end_of_chunk(last_gold, gold, last_gold_type, gold_type)
+        guess_ends = end_of_chunk(last_guess, guess, last_guess_type, guess_type)
+        if in_correct:
+            if gold_ends and guess_ends and last_guess_type == last_gold_type:
+                in_correct = False
+                correct[last_gold_type] = correct.get(last_gold_type, 0) + 1
+            elif gold_ends != guess_ends or guess_type != gold_type:
+                in_correct = False
+        gold_starts = start_of_chunk(last_gold, gold, last_gold_type, gold_type)
+        guess_starts = start_of_chunk(last_guess, guess, last_guess_type, guess_type)
+        if gold_starts and guess_starts and guess_type == gold_type:
+            in_correct = True
+        if gold_starts:
+            gold_found[gold_type] = gold_found.get(gold_type, 0) + 1
+        if guess_starts:
+            guessed_found[guess_type] = guessed_found.get(guess_type, 0) + 1
+        if gold_tag is not _BOUNDARY:
+            if gold == guess and guess_type == gold_type:
+                right_tags += 1
+            tokens += 1
+        last_gold, last_guess, last_gold_type, last_guess_type = \
+            gold, guess, gold_type, guess_type
+    if in_correct:
+        correct[last_gold_type] = correct.get(last_gold_type, 0) + 1
+    return {"correct": correct, "gold": gold_found, "guessed": guessed_found,
+            "right_tags": right_tags, "tokens": tokens}
+
+
+def _stream(pairs):
+    """(gold, guess) tags token by token, a boundary after every sentence (as the
+    blank line conlleval reads after each)."""
+    for gold, guess in pairs:
+        for pair in zip(gold, guess):
+            yield pair
+        yield _BOUNDARY, _BOUNDARY
+
+
+# -- inputs -----------------------------------------------------------------------------
+
+
+def _sentences(labels, name):
+    """A flat list of labels as one sentence, or a list of sentences as it is."""
+    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__iter__"):
+        raise ValueError(f"{name} must be a list of labels or a list of sentences (lists "
+                         f"of labels); got {type(labels).__name__}.")
+    items = list(labels)
+    nested = [isinstance(item, (list, tuple, np.ndarray)) for item in items]
+    if all(nested) and items:
+        return [list(item) for item in items], True
+    if any(nested):
+        raise ValueError(f"{name} mixes labels and lists of labels: give a flat list of "
+                         "labels or a list of sentences.")
+    return [items], False
+
+
+def _pairs(y_true, y_pred):
+    gold, gold_nested = _sentences(y_true, "y_true")
+    guess, guess_nested = _sentences(y_pred, "y_pred")
+    if gold_nested != guess_nested and sum(map(len, gold)) and sum(map(len, guess)):
+        raise ValueError("y_true and y_pred must both be flat lists of labels or both "
+                         "lists of sentences.")
+    if len(gold) != len(guess):
+        raise ValueError(f"y_true has {len(gold)} sentences, y_pred {len(guess)}.")
+    for number, (a, b) in enumerate(zip(gold, guess)):
+        if len(a) != len(b):
+            where = f"sentence {number}" if gold_nested else "the sequence"
+            raise ValueError(f"y_true and y_pred differ in length in {where}: "
+                             f"{len(a)} and {len(b)} labels.")
+    return list(zip(gold, guess))

@@ -1,0 +1,358 @@
+"""The structured perceptron for sequence labelling (Collins 2002), on the one engine.
+
+A sentence is one example: its tokens are rows of ``X`` (feature rows, usually
+from :class:`~rosenblatt.structured.SentenceFeatures`), ``lengths`` says where
+each sentence ends. The learner is one problem whose weights are the emission
+weights ``W`` (n_features × K), the transitions ``T`` (K × K) and the start
+weights ``T0`` (K), held as one flat vector so that everything the engine does
+with a weight vector applies unchanged: Daumé's averaging sums
+(:class:`~rosenblatt.linear_model._averaged.Averaging`), the mixing step of
+:class:`~rosenblatt.distributed.ParameterMixing` (McDonald, Hall & Mann 2010
+mixed exactly this model), model files and ``partial_fit``. An epoch is one call
+of the compiled :func:`~._viterbi.sequence_epoch` over the sentences in the
+epoch's order.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import (
+    check_classes,
+    check_lengths,
+    check_scores,
+    encode_labels,
+    kernel_view,
+    validate_X,
+    validate_X_y,
+)
+from ..base import Learner, PerceptronClassifier, Problem, RuleState, constraints
+from ..linear_model._averaged import Averaging
+from ._viterbi import sequence_epoch, viterbi_batch
+
+
+@dataclass(frozen=True)
+class SequenceTrace:
+    """The updates of a ``record=True`` fit: for the ``m``-th update, the epoch,
+    the sentence (its index among the fit's sentences) and its example number
+    (sentences seen so far, 1-based, over every epoch)."""
+
+    epochs: np.ndarray
+    sentences: np.ndarray
+    positions: np.ndarray
+
+    @property
+    def n_updates(self):
+        return len(self.sentences)
+
+
+class SequenceRecorder:
+    """Collects the logged updates of each epoch into a :class:`SequenceTrace`."""
+
+    def __init__(self):
+        self.parts = []
+
+    def add(self, epoch, sentences, positions):
+        self.parts.append((np.full(len(sentences), epoch, dtype=np.int64),
+                           sentences.copy(), positions.copy()))
+
+    def build(self):
+        columns = zip(*self.parts) if self.parts else ([], [], [])
+        return SequenceTrace(*(np.concatenate(c) if len(c) else np.zeros(0, dtype=np.int64)
+                               for c in map(list, columns)))
+
+
+def split_weights(vector, n_features, n_labels):
+    """Views ``(W, T, T0)`` into the flat weight vector (or its averaging sums)."""
+    emissions = n_features * n_labels
+    W = vector[:emissions].reshape(n_features, n_labels)
+    T = vector[emissions:emissions + n_labels * n_labels].reshape(n_labels, n_labels)
+    return W, T, vector[emissions + n_labels * n_labels:]
+
+
+class SequenceLearner(Learner):
+    """The structured perceptron's rule: decode each sentence, and on a wrong
+    path add the gold path's features and subtract the predicted path's."""
+
+    _reads_fitted = ("n_features_in_",)
+
+    def _problem_classes(self):
+        return [tuple(self.classes_)]
+
+    def _problem_targets(self, codes):
+        return [np.ascontiguousarray(codes, dtype=np.intp)]
+
+    def _start_problems(self, X, rngs, previous):
+        n_labels = len(self.classes_)
+        if previous is not None:  # warm_start: the published weights, new sums
+            start = np.array(previous[0].published()[0], dtype=np.float64)
+        else:
+            start = np.zeros(X.shape[1] * n_labels + n_labels * n_labels + n_labels)
+        intercept = np.zeros(1)  # unused: the start weights T0 play its part
+        state = Averaging.start(start, intercept) if self.average else RuleState()
+        recorder = SequenceRecorder() if self.record else None
+        return [Problem(coef=start, intercept=intercept, rng=rngs[0],
+                        classes=tuple(self.classes_), state=state, recorder=recorder)]
+
+    def _split(self, vector):
+        return split_weights(vector, self.n_features_in_, len(self.classes_))
+
+    def _epoch(self, problem, data, order):
+        average = problem.state.kernel_average()
+        if average is not None:
+            average = self._split(average[0])
+        log = None
+        if problem.recorder is not None:
+            log = (np.empty(data.n_units, dtype=np.int64), np.empty(data.n_units, dtype=np.int64))
+        n_mistakes, _ = sequence_epoch(data.Xk, data.y, data.bounds, order,
+                                       *self._split(problem.coef), average, problem.seen, log)
+        if log is not None:
+            problem.recorder.add(problem.n_iter, log[0][:n_mistakes], log[1][:n_mistakes])
+        return n_mistakes
+
+    def _problem_errors(self, problem, X, y, sw):
+        raise ValueError("SequencePerceptron has no early stopping (sentences, not rows, "
+                         "would be held out).")
+
+    def publish(self, problems):
+        problem = problems[0]
+        W, T, T0 = self._split(problem.published()[0].astype(np.float64))
+        fitted = {**super().publish(problems), "coef_": W.T, "transitions_": T.copy(),
+                  "start_transitions_": T0.copy(),
+                  "n_examples_": int(problem.seen[0])}
+        if problem.recorder is not None:
+            fitted["trace_"] = problem.recorder.build()
+        return fitted
+
+    def _not_converged_message(self, problems, which):
+        return None  # max_iter epochs is the rule (Collins' T); converged_ says the rest
+
+
+class SequencePerceptron(PerceptronClassifier):
+    """Structured perceptron for sequence labelling: a label per token, the
+    best label sequence per sentence (Collins 2002).
+
+    A sentence of ``n`` tokens with feature rows ``x_0 … x_{n-1}`` gets the label
+    path ``y`` of highest score::
+
+        score(y) = T0[y_0] + Σ_t x_t · W[:, y_t] + Σ_{t≥1} T[y_{t-1}, y_t]
+
+    found by Viterbi decoding (first order: label bigrams). Training visits the
+    sentences one by one; when the decoded path differs from the gold one it
+    adds the gold path's features and transitions and subtracts the predicted
+    path's (the perceptron update, on the whole structure). With ``average=True``
+    the model is the mean of the weights after every sentence (Collins §2.5),
+    kept without a pass over the weights per update (Daumé's Alg. 7 sums).
+
+    Training runs ``max_iter`` epochs, Collins' fixed ``T``; it ends earlier only
+    after an epoch without a mistake (``converged_``). Real corpora rarely get
+    there, so no ``ConvergenceWarning`` is given for running out of epochs.
+
+    Parameters
+    ----------
+    max_iter : int, default=10
+        Epochs over the sentences.
+    average : bool, default=True
+        Publish the mean of the weights over training (the averaged perceptron,
+        much better on held-out text) instead of the last weights.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Sentence order: as given, one random permutation kept, or a new one each epoch.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the permutations.
+    record : bool, default=False
+        Keep a :class:`SequenceTrace` of the updates (epoch, sentence, example
+        number) in ``trace_``.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights of the previous fit.
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        The token labels, sorted; code ``k`` is ``classes_[k]``.
+    coef_ : ndarray of shape (n_classes, n_features)
+        Emission weights: ``coef_[k] · x`` scores label ``k`` on a token.
+    transitions_ : ndarray of shape (n_classes, n_classes)
+        ``transitions_[i, j]`` scores label ``j`` right after label ``i``.
+    start_transitions_ : ndarray of shape (n_classes,)
+        Scores of each label on a sentence's first token.
+    n_features_in_ : int
+    n_iter_ : int
+        Epochs run.
+    n_updates_ : int
+        Sentences whose decoded path was wrong (one update each), over every epoch.
+    n_examples_ : int
+        Sentences seen, over every epoch and call (what the mean is over).
+    converged_ : bool
+        Whether an epoch without a mistake was reached.
+    trace_ : SequenceTrace
+        With ``record=True`` only.
+
+    References
+    ----------
+    Collins, "Discriminative training methods for hidden Markov models: theory
+    and experiments with perceptron algorithms", EMNLP 2002. Daumé III, *A Course
+    in Machine Learning*, Alg. 7 (the averaging sums).
+
+    Examples
+    --------
+    Two sentences, one feature per word; after training, a new sentence made of
+    the same words gets the labels its words had:
+
+    >>> import numpy as np
+    >>> from rosenblatt.structured import SequencePerceptron
+    >>> X = np.eye(3)[[0, 1, 2, 0, 2]]          # words: the, dog, barks | the, barks
+    >>> y = ["DET", "NOUN", "VERB", "DET", "VERB"]
+    >>> model = SequencePerceptron(shuffle="none").fit(X, y, lengths=[3, 2])
+    >>> model.predict(np.eye(3)[[0, 1]], lengths=[2]).tolist()
+    ['DET', 'NOUN']
+    """
+
+    _PARAMETERS = ("max_iter", "average", "shuffle", "random_state", "record", "warm_start")
+    _parameter_constraints = constraints(_PARAMETERS)
+    _learner_class = SequenceLearner
+
+    #: ParameterMixing shards this estimator's data by sentence (``lengths``)
+    _fits_sequences = True
+
+    #: the shared skeleton reads these; a sequence model has none of them
+    class_weight = None
+
+    def __init__(self, *, max_iter=10, average=True, shuffle="every_epoch", random_state=None,
+                 record=False, warm_start=False):
+        self.max_iter = max_iter
+        self.average = average
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+        self.warm_start = warm_start
+
+    def fit(self, X, y, lengths):
+        """Learn from token rows ``X``, token labels ``y`` and sentence ``lengths``.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_tokens, n_features)
+        y : array-like of shape (n_tokens,)
+        lengths : array-like of int
+            Tokens of each sentence, in order; they add up to ``n_tokens``.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        if self.warm_start:
+            self._refuse_if_loaded("warm_start=True")
+        X, y = validate_X_y(self, X, y, reset=True)
+        bounds = _bounds(check_lengths(lengths, X.shape[0]))
+        classes = check_classes(y)
+        warm = self.warm_start and hasattr(self, "_problems")
+        if warm and not np.array_equal(classes, self.classes_):
+            raise ValueError(
+                f"warm_start=True needs the labels of the first fit {self.classes_.tolist()!r}"
+                f", got {classes.tolist()!r}; set warm_start=False to start afresh.")
+        learner = self._start_fit(classes, X, warm)
+        self._learn(learner, X, encode_labels(y, classes), None, partial=False, bounds=bounds)
+        return self
+
+    def partial_fit(self, X, y, lengths, classes=None):
+        """One epoch over the sentences given, continuing from the current state.
+
+        ``classes`` (every label the stream will hold) is required on the first call.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_tokens, n_features)
+        y : array-like of shape (n_tokens,)
+        lengths : array-like of int
+        classes : array-like, default=None
+
+        Returns
+        -------
+        self
+        """
+        self._refuse_if_loaded("partial_fit")
+        self._validate_params()
+        first = not hasattr(self, "_problems")
+        if first and classes is None:
+            raise ValueError("classes must be passed on the first call to partial_fit: every "
+                             "label the stream will contain, e.g. classes=['B-NP', 'I-NP', 'O'].")
+        X, y = validate_X_y(self, X, y, reset=first)
+        bounds = _bounds(check_lengths(lengths, X.shape[0]))
+        if first:
+            learner = self._start_fit(check_classes(classes), X, warm=False)
+        else:
+            if classes is not None and not np.array_equal(
+                    classes := check_classes(classes), self.classes_):
+                raise ValueError(f"classes={classes.tolist()!r} differs from the classes of "
+                                 f"the first partial_fit call {self.classes_.tolist()!r}.")
+            learner = self._learner()
+        self._learn(learner, X, encode_labels(y, self.classes_), None, partial=True,
+                    bounds=bounds)
+        return self
+
+    def predict(self, X, lengths):
+        """The best label path of each sentence (Viterbi), one label per token.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_tokens, n_features)
+        lengths : array-like of int
+
+        Returns
+        -------
+        ndarray of shape (n_tokens,)
+        """
+        check_is_fitted(self)
+        X = validate_X(self, X, reset=False)
+        bounds = _bounds(check_lengths(lengths, X.shape[0]))
+        codes = np.empty(X.shape[0], dtype=np.intp)
+        viterbi_batch(kernel_view(X), bounds, np.ascontiguousarray(self.coef_.T),
+                      np.ascontiguousarray(self.transitions_),
+                      np.ascontiguousarray(self.start_transitions_), codes)
+        return self.classes_[codes]
+
+    def decision_function(self, X):
+        """The emission scores ``coef_[k] · x`` of every label on every token (the
+        transitions, which need the sentence, are not included).
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_tokens, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_tokens, n_classes)
+        """
+        check_is_fitted(self)
+        X = validate_X(self, X, reset=False)
+        return check_scores(np.asarray(X @ self.coef_.T, dtype=np.float64), X)
+
+    def score(self, X, y, lengths, sample_weight=None):
+        """Token accuracy of :meth:`predict` on ``X``, ``y``.
+
+        Returns
+        -------
+        float
+        """
+        correct = self.predict(X, lengths) == np.asarray(y)
+        return float(np.average(correct, weights=sample_weight))
+
+    def _prediction_state(self):
+        """Arrays besides the public fitted attributes that prediction needs (for
+        model files): none."""
+        return {}
+
+    def _restore_prediction_state(self, state):
+        """Inverse of :meth:`_prediction_state`."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        return tags
+
+
+def _bounds(lengths):
+    return np.concatenate(([0], np.cumsum(lengths))).astype(np.intp)
+

@@ -1,0 +1,224 @@
+"""SequencePerceptron: the structured perceptron on the one engine, against a plain
+reference written from Collins (2002), serial and mixed, in model files."""
+
+import itertools
+import pathlib
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from numpy.testing import assert_allclose, assert_array_equal
+
+from rosenblatt.distributed import ParameterMixing
+from rosenblatt.io import ModelFileError, load, save
+from rosenblatt.structured import SequencePerceptron
+
+from ._reference import orders
+
+SEQUENCES = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "sequences"
+
+
+def corpus(seed=0, n_sentences=40, n_features=6, longest=4):
+    """Random binary token features; the label follows the first features with noise."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(1, longest + 1, size=n_sentences)
+    X = (rng.random((lengths.sum(), n_features)) < 0.4).astype(float)
+    y = np.where(X[:, 0] > 0, "A", np.where(X[:, 1] > 0, "B", "C"))
+    flip = rng.random(len(y)) < 0.1
+    y[flip] = rng.choice(["A", "B", "C"], size=flip.sum())
+    return X, y, lengths
+
+
+def brute_force_path(E, T, T0):
+    """The best path over all K^n ones; ties: the smallest path read backwards."""
+    n, K = E.shape
+    best, best_key = None, None
+    for path in itertools.product(range(K), repeat=n):
+        score = T0[path[0]] + E[0, path[0]]
+        for t in range(1, n):
+            score += T[path[t - 1], path[t]] + E[t, path[t]]
+        key = (-score, path[::-1])
+        if best_key is None or key < best_key:
+            best, best_key = path, key
+    return np.array(best)
+
+
+def reference_fit(X, codes, lengths, K, epochs, sentence_orders, average):
+    """Collins' Fig. 1 with brute-force decoding, and the mean of the weights
+    after every sentence computed naively (summed after each sentence)."""
+    d = X.shape[1]
+    W, T, T0 = np.zeros((d, K)), np.zeros((K, K)), np.zeros(K)
+    sums = [np.zeros_like(W), np.zeros_like(T), np.zeros_like(T0)]
+    starts = np.concatenate(([0], np.cumsum(lengths)))
+    seen = 0
+    for order in sentence_orders[:epochs]:
+        for s in order:
+            rows = slice(starts[s], starts[s + 1])
+            x, gold = X[rows], codes[rows]
+            path = brute_force_path(x @ W, T, T0)
+            if not np.array_equal(path, gold):
+                for t in range(len(gold)):
+                    if gold[t] != path[t]:
+                        W[:, gold[t]] += x[t]
+                        W[:, path[t]] -= x[t]
+                if gold[0] != path[0]:
+                    T0[gold[0]] += 1
+                    T0[path[0]] -= 1
+                for t in range(1, len(gold)):
+                    if (gold[t - 1], gold[t]) != (path[t - 1], path[t]):
+                        T[gold[t - 1], gold[t]] += 1
+                        T[path[t - 1], path[t]] -= 1
+            seen += 1
+            for total, weights in zip(sums, (W, T, T0)):
+                total += weights
+    if average:
+        return [total / seen for total in sums]
+    return [W, T, T0]
+
+
+@pytest.mark.parametrize("average", [False, True])
+@pytest.mark.parametrize("shuffle", ["none", "once", "every_epoch"])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_equals_the_reference_written_from_the_paper(average, shuffle, sparse):
+    X, y, lengths = corpus()
+    epochs = 3
+    model = SequencePerceptron(max_iter=epochs, average=average, shuffle=shuffle,
+                               random_state=7)
+    model.fit(sp.csr_matrix(X) if sparse else X, y, lengths)
+    codes = np.searchsorted(model.classes_, y)
+    expected = reference_fit(X, codes, lengths, 3, model.n_iter_,
+                             orders(np.random.RandomState(7), len(lengths), shuffle, epochs),
+                             average)
+    assert_allclose(model.coef_, expected[0].T, rtol=1e-12, atol=1e-12)
+    assert_allclose(model.transitions_, expected[1], rtol=1e-12, atol=1e-12)
+    assert_allclose(model.start_transitions_, expected[2], rtol=1e-12, atol=1e-12)
+    assert model.n_examples_ == model.n_iter_ * len(lengths)
+
+
+def test_predict_is_viterbi_over_the_published_weights():
+    X, y, lengths = corpus(seed=1, longest=4)
+    model = SequencePerceptron(random_state=0, max_iter=4).fit(X, y, lengths)
+    predicted = model.predict(X, lengths)
+    starts = np.concatenate(([0], np.cumsum(lengths)))
+    for s in range(len(lengths)):
+        rows = slice(starts[s], starts[s + 1])
+        path = brute_force_path(X[rows] @ model.coef_.T, model.transitions_,
+                                model.start_transitions_)
+        assert_array_equal(predicted[rows], model.classes_[path])
+    assert model.score(X, y, lengths) == np.mean(predicted == y)
+
+
+@pytest.mark.parametrize("shuffle", ["none", "once", "every_epoch"])
+@pytest.mark.parametrize("average", [False, True])
+def test_one_shard_of_mixing_is_the_serial_fit(shuffle, average):
+    X, y, lengths = corpus(seed=2)
+    settings = dict(max_iter=4, shuffle=shuffle, average=average, random_state=3)
+    serial = SequencePerceptron(**settings).fit(X, y, lengths)
+    mixed = ParameterMixing(SequencePerceptron(**settings), n_shards=1,
+                            client="threads").fit(X, y, lengths=lengths)
+    for name in ("coef_", "transitions_", "start_transitions_"):
+        assert_array_equal(getattr(mixed.estimator_, name), getattr(serial, name))
+    assert (mixed.n_iter_, mixed.n_updates_) == (serial.n_iter_, serial.n_updates_)
+
+
+def test_mixing_keeps_sentences_whole_and_learns():
+    X, y, lengths = corpus(seed=3, n_sentences=200)
+    model = ParameterMixing(SequencePerceptron(random_state=0), n_shards=4,
+                            client="threads").fit(X, y, lengths=lengths)
+    assert model.mistakes_.shape[1:] == (4, 1)
+    serial = SequencePerceptron(random_state=0).fit(X, y, lengths)
+    assert model.score(X, y, lengths=lengths) > serial.score(X, y, lengths) - 0.05
+    # each epoch's mistakes are whole sentences: at most the sentences of the shard
+    assert model.mistakes_.sum(axis=1).max() <= len(lengths)
+    assert_array_equal(model.predict(X, lengths=lengths),
+                       model.estimator_.predict(X, lengths))
+
+
+def test_mixing_refuses_what_it_cannot_split_by_sentence():
+    X, y, lengths = corpus()
+    with pytest.raises(ValueError, match="lengths is required"):
+        ParameterMixing(SequencePerceptron(), n_shards=2, client="threads").fit(X, y)
+    from rosenblatt import Perceptron
+    with pytest.raises(ValueError, match="Perceptron learns rows one by one"):
+        ParameterMixing(Perceptron(), n_shards=2, client="threads").fit(
+            X, y == "A", lengths=lengths)
+
+
+@pytest.mark.parametrize("lengths,message", [
+    ([2, 3], "add up to 5 tokens, but X has 4 rows"),
+    ([0, 5], "must be >= 1"),
+    ([[1, 2]], "1-D list"),
+    ([1.5, 2.5], "whole numbers"),
+    (None, "lengths is required"),
+])
+def test_bad_lengths_are_refused_with_the_reason(lengths, message):
+    X, y = np.eye(4)[:4], ["a", "b", "a", "b"]
+    with pytest.raises(ValueError, match=message):
+        SequencePerceptron().fit(X, y, lengths)
+
+
+def test_partial_fit_needs_classes_then_goes_on():
+    X, y, lengths = corpus(seed=4)
+    with pytest.raises(ValueError, match="classes must be passed"):
+        SequencePerceptron().partial_fit(X, y, lengths)
+    model = SequencePerceptron(shuffle="none")
+    model.partial_fit(X, y, lengths, classes=["A", "B", "C"])
+    model.partial_fit(X, y, lengths)
+    whole = SequencePerceptron(shuffle="none", max_iter=2).fit(X, y, lengths)
+    if whole.n_iter_ == 2:
+        assert_array_equal(model.coef_, whole.coef_)
+    with pytest.raises(ValueError, match="not among|not in|unknown|classes"):
+        model.partial_fit(X[:1], ["Z"], [1])
+
+
+def test_the_trace_records_each_updated_sentence():
+    X, y, lengths = corpus(seed=5)
+    model = SequencePerceptron(record=True, shuffle="none", max_iter=2).fit(X, y, lengths)
+    trace = model.trace_
+    assert trace.n_updates == model.n_updates_
+    assert set(np.unique(trace.epochs)) <= {1, 2}
+    first = trace.positions[trace.epochs == 1]
+    assert_array_equal(first, trace.sentences[trace.epochs == 1] + 1)  # natural order
+
+
+def test_model_files_round_trip_and_resume_exactly(tmp_path):
+    X, y, lengths = corpus(seed=6)
+    model = SequencePerceptron(random_state=0, max_iter=3).fit(X, y, lengths)
+    save(model, tmp_path / "tagger.npz")
+    loaded = load(tmp_path / "tagger.npz")
+    assert_array_equal(loaded.predict(X, lengths), model.predict(X, lengths))
+    model.partial_fit(X, y, lengths)
+    loaded.partial_fit(X, y, lengths)
+    assert_array_equal(loaded.coef_, model.coef_)
+    assert_array_equal(loaded.transitions_, model.transitions_)
+
+
+def test_a_forged_transition_matrix_is_refused(tmp_path):
+    X, y, lengths = corpus(seed=6)
+    save(SequencePerceptron(max_iter=2).fit(X, y, lengths), tmp_path / "m.npz",
+         training_state=False)
+    with np.load(tmp_path / "m.npz", allow_pickle=False) as data:
+        arrays = dict(data)
+    arrays["transitions_"] = np.zeros((2, 2))  # three labels: (3, 3)
+    np.savez(tmp_path / "forged.npz", **arrays)
+    with pytest.raises(ModelFileError, match="transitions_"):
+        load(tmp_path / "forged.npz")
+
+
+@pytest.mark.skipif(not (SEQUENCES / "conll2000-train.txt").exists(),
+                    reason="CoNLL-2000 is not in ../shared/data/sequences")
+def test_conll2000_chunking_reaches_the_published_f1():
+    """Averaged structured perceptron, the standard template, 10 epochs: crfsuite's
+    averaged perceptron scores F1 93.41 with the same features on this machine."""
+    from rosenblatt.datasets import load_conll
+    from rosenblatt.structured import SentenceFeatures, chunk_scores
+
+    train_sentences, train_labels = load_conll(SEQUENCES / "conll2000-train.txt")
+    test_sentences, test_labels = load_conll(SEQUENCES / "conll2000-test.txt")
+    features = SentenceFeatures()
+    X, lengths = features.fit_transform(train_sentences)
+    model = SequencePerceptron(random_state=0).fit(X, np.concatenate(train_labels), lengths)
+    X_test, test_lengths = features.transform(test_sentences)
+    predicted = np.split(model.predict(X_test, test_lengths), np.cumsum(test_lengths)[:-1])
+    f1 = chunk_scores(test_labels, [list(p) for p in predicted])["micro avg"]["f1"]
+    assert f1 > 0.93
