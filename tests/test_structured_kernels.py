@@ -5,6 +5,7 @@ sentence, in every layout the kernels take."""
 
 import itertools
 
+import numba
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -362,6 +363,9 @@ def test_conll2000_chunking_end_to_end(shared_data):
     """Collins' averaged perceptron with the default template on CoNLL-2000: the
     published level (93.53 F1 for his base-NP chunker; the shared task's systems
     85.8-93.5 F1 on this data) within a few epochs."""
+    if numba.config.DISABLE_JIT:
+        pytest.skip("NUMBA_DISABLE_JIT: five epochs of CoNLL-2000 in plain Python take "
+                    "minutes; the small tests run the same lines")
     folder = shared_data / "sequences"
     if not (folder / "conll2000-train.txt").exists():
         pytest.skip(f"{folder}/conll2000-*.txt are absent")
