@@ -1,5 +1,5 @@
-"""The gallery's order: the five texts first (the executed ``plot_*`` pages, by
-name), then the scripts shown without running (MNIST, the Dask cluster)."""
+"""The gallery's order: the executed ``plot_*`` pages by name (the five texts, then
+sequence tagging), then the scripts shown without running (MNIST, the Dask cluster)."""
 
 
 class TextsFirst:

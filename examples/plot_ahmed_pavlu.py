@@ -20,14 +20,17 @@ with ``w·x = 0`` counts as a mistake for either label (``ŷ y <= 0``), as in th
 # trace records every update; replaying it gives the notes' step list: the activation
 # ``ŷ = w·x`` each example meets, and the weights after it.
 
+import time
+import warnings
+
 import matplotlib.pyplot as plt
 import numpy as np
 
 from rosenblatt import LinearUnit, Perceptron
 from rosenblatt.datasets import make_boolean
 from rosenblatt.experiments import and_epochs
-from rosenblatt.inspection import LossDisplay
-from rosenblatt.theory import mistake_bound, perceptron_loss
+from rosenblatt.inspection import BoundaryDisplay, LossDisplay
+from rosenblatt.theory import is_linearly_separable, mistake_bound, perceptron_loss
 
 X, y = make_boolean("and")
 model = Perceptron(eta=1.0, shuffle="none", record=True).fit(X, y)
@@ -58,7 +61,7 @@ for t in range(1, 2 * len(y) + 1):  # the first two epochs, example by example
 
 result = and_epochs()
 print(result.table())
-result.plot()
+_ = result.plot()
 
 # %%
 # Epoch 9 is the first without a mistake; the weights it keeps, ``[-4, 3, 2]``, put the
@@ -99,7 +102,7 @@ for name, scores in [("w = 0", scores_start), ("after epoch 1", scores_epoch1),
                      ("final", scores_final)]:
     print(f"perceptron loss, {name}: {perceptron_loss(y, scores).sum():.0f}")
 
-LossDisplay().plot()
+_ = LossDisplay().plot()
 
 # %%
 # At ``w = 0`` every loss is zero too (``max(0, -0)``): the loss is flat there, and only
@@ -117,14 +120,31 @@ LossDisplay().plot()
 rng = np.random.RandomState(0)
 X2 = np.vstack([rng.randn(50, 2) + [1, 1], rng.randn(50, 2) - [1, 1]])
 y2 = np.r_[np.ones(50), -np.ones(50)]
-batch = LinearUnit(solver="batch", eta=0.001, random_state=0).fit(X2, y2)
-stochastic = LinearUnit(solver="sgd", eta=0.001, shuffle="every_epoch",
-                        random_state=0).fit(X2, y2)
+seconds = {}
+for name, solver in [("batch", "batch"), ("stochastic", "sgd")]:
+    started = time.perf_counter()
+    unit = LinearUnit(solver=solver, eta=0.001, shuffle="every_epoch", random_state=0)
+    unit.fit(X2, y2)
+    seconds[name] = time.perf_counter() - started
+    if solver == "batch":
+        batch = unit
+    else:
+        stochastic = unit
 for name, unit in [("batch", batch), ("stochastic", stochastic)]:
     weights = np.r_[unit.intercept_, unit.coef_[0]]
     print(f"{name:10s}: w = {np.array2string(weights, precision=3)}, "
           f"E(w) = {unit.loss_curve_[-1]:.3f} after {unit.n_iter_} epochs, "
           f"training accuracy {unit.score(X2, y2):.2f}")
+
+# %%
+# Which is faster to the same ``E``? Each epoch of either costs one pass over the data;
+# the epochs each needs to come within 0.1 % of the minimum both reach:
+
+minimum = min(batch.loss_curve_.min(), stochastic.loss_curve_.min())
+for name, unit in [("batch", batch), ("stochastic", stochastic)]:
+    epochs = int(np.argmax(unit.loss_curve_ <= 1.001 * minimum)) + 1
+    print(f"{name:10s}: E within 0.1 % of {minimum:.3f} after {epochs} epochs "
+          f"(the fit took {seconds[name] * 1000:.0f} ms for {unit.n_iter_} epochs)")
 
 figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
 left.plot(batch.loss_curve_, label="batch")
@@ -145,6 +165,47 @@ figure.tight_layout()
 # Both reach the same minimum of E (a convex quadratic) to three decimals, and stop when
 # E changes by less than ``tol = 1e-6`` (relative) from one epoch to the next: the
 # batch version in smooth steps, the stochastic one with a little noise that its small
-# η keeps small.
-# The perceptron itself would never stop on these data; rosenblatt stops it at
-# ``max_iter`` with a ``ConvergenceWarning`` instead of looping forever.
+# η keeps small. With the same η they also take about the same number of epochs, and
+# time: a stochastic epoch's hundred small steps add up to nearly the batch epoch's one
+# step, their sum. What differs is the step each tolerates. Ten times larger, η = 0.01:
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # both warn: one diverges, one does not settle
+    large = {solver: LinearUnit(solver=solver, eta=0.01, random_state=0).fit(X2, y2)
+             for solver in ("batch", "sgd")}
+print(f"eta = 0.01, batch: E rose to {large['batch'].loss_curve_[0]:.3f} in epoch 1 "
+      "(diverged; the weights of least E kept)")
+print(f"eta = 0.01, sgd  : E = {large['sgd'].loss_curve_[-1]:.3f} after "
+      f"{large['sgd'].n_iter_} epochs, settled: {large['sgd'].converged_}")
+
+# %%
+# The batch step, the sum over 100 rows, overshoots at once: the loss grows, and
+# rosenblatt stops and keeps the weights of least loss. The stochastic one reaches
+# ``E = 17.19`` in a few epochs but its noise, ten times larger, keeps it circling
+# there and never settles at the minimum, 17.055: for that its step must shrink.
+#
+# Separable and not: the notes' two pictures
+# ------------------------------------------
+# The notes' Figure 1 shows a data set a line separates, and a second that none does.
+# The perceptron finishes an epoch without a mistake on the first; on the second it
+# never can, and by default rosenblatt stops it once its training loss stops falling
+# (scikit-learn's rule, ``tol``); with the texts' rule alone (``tol=None``) it would run
+# to ``max_iter`` and warn.
+
+rng = np.random.RandomState(1)
+figure, axes = plt.subplots(1, 2, figsize=(11, 5))
+for ax, (name, offset) in zip(axes, [("linearly separable", 2.5), ("not separable", 0.8)]):
+    X3 = np.vstack([rng.randn(40, 2) * 0.6 + offset, rng.randn(40, 2) * 0.6 - offset])
+    y3 = np.r_[np.ones(40), -np.ones(40)]
+    run = Perceptron(random_state=0).fit(X3, y3)
+    print(f"{name:18s}: separable {is_linearly_separable(X3, y3)}, "
+          f"{run.n_iter_} epochs, training accuracy {run.score(X3, y3):.2f}")
+    BoundaryDisplay.from_estimator(run, X3, y3, title=f"{name}: {run.n_iter_} epochs").plot(
+        ax=ax)
+figure.tight_layout()
+
+# %%
+# On the left, every point on its side after a few epochs; on the right, the last line
+# of a run that could not finish: the notes' case for the pocket's "minimum number of
+# misclassifications" (:class:`~rosenblatt.PocketPerceptron`) and for the linear unit
+# above.

@@ -36,6 +36,23 @@ print("target V (bias first):", np.array2string(target, precision=3))
 print(f"points: {np.sum(y > 0)} labelled +1, {np.sum(y < 0)} labelled -1")
 
 # %%
+# The blog's first picture, ``p.plot()``: the data before the first update. Only the
+# target (black) and the points: the PLA starts from ``w = 0``, which draws no line and
+# classifies no point (``sign(0) = 0`` is neither class), so every point is a candidate
+# for the first update.
+
+start = np.zeros(3)  # the blog's w, bias first
+wrong_at_start = int(np.sum(np.sign(start[0] + X @ start[1:]) != y))
+print(f"before the first update: w = {start.tolist()}, {wrong_at_start} of {len(y)} "
+      "points misclassified")
+figure, ax = plt.subplots(figsize=(5, 5))
+line = np.linspace(-1, 1, 2)
+ax.plot(line, -(target[0] + target[1] * line) / target[2], "k-", label="target")
+ax.scatter(*X.T, c=np.where(y > 0, "tab:red", "tab:blue"), edgecolors="k", zorder=3)
+ax.set(xlim=(-1, 1), ylim=(-1, 1), aspect="equal", title="N = 20: the start, w = 0")
+_ = ax.legend(loc="upper left")
+
+# %%
 # The PLA, iteration by iteration
 # -------------------------------
 # ``PLA(record=True)`` keeps the weights after every update; the blog saves one plot per
@@ -85,7 +102,7 @@ display = BoundaryDisplay(fresh, fresh_labels, model.coef_[0], model.intercept_[
                           target=target, title="500 fresh points: E_out > 0").plot()
 display.ax_.scatter(*X.T, s=80, c=np.where(y > 0, "tab:red", "tab:blue"),
                     edgecolors="k", label="training points", zorder=6)
-display.ax_.set(xlim=(-1, 1), ylim=(-1, 1))
+_ = display.ax_.set(xlim=(-1, 1), ylim=(-1, 1))
 
 # %%
 # E_in is 0 (the PLA stops only then), but the learned line is not the target: the
@@ -100,7 +117,7 @@ display.ax_.set(xlim=(-1, 1), ylim=(-1, 1))
 result = target_line(n_samples=20, n_runs=200, n_test=10_000, random_state=0,
                      show_progress=False)
 print(result.table())
-result.plot()
+_ = result.plot()
 
 # %%
 # With N = 20 the PLA needs from a handful to over a hundred iterations (the long tail:

@@ -21,8 +21,11 @@ draws exactly those numbers, so the seed-88 run below is the book's, update for 
 # --------------------------------
 # The training set of the book's data module: 7 positive points, then 7 negative ones.
 
+import warnings
+
 import matplotlib.pyplot as plt
 import numpy as np
+from sklearn.exceptions import ConvergenceWarning
 
 from rosenblatt import PLA
 from rosenblatt.datasets import load_svm_succinctly
@@ -39,6 +42,51 @@ print("updates:", model.n_updates_)
 # %%
 # The book prints ``[-44.35244895   1.50714969   5.52834138]``: the same vector, after
 # the same 175 updates.
+#
+# Figs. 15–17: why the update rule works
+# --------------------------------------
+# A point is classified by the sign of ``w·x``: positive when the angle between ``w``
+# and ``x`` is under 90°. Adding ``x`` to ``w`` makes the angle smaller (Fig. 16),
+# subtracting it makes it bigger (Fig. 17), so ``w ← w + y x`` turns ``w`` the right way
+# for a misclassified ``x``. Code Listing 18's vectors, ``x = (1, 3)`` labelled -1 and
+# ``w = (5, 3)``, need the update twice:
+
+
+def angle(u, v):
+    return np.degrees(np.arccos(u @ v / (np.linalg.norm(u) * np.linalg.norm(v))))
+
+
+x, w_start = np.array([1.0, 3.0]), np.array([5.0, 3.0])
+print(f"w = {w_start}: angle with x {angle(w_start, x):.1f}°, w + x: "
+      f"{angle(w_start + x, x):.1f}°, w - x: {angle(w_start - x, x):.1f}°")
+w_now = w_start
+for step in range(3):
+    print(f"after {step} update(s): w = {w_now}, predicted label {np.sign(w_now @ x):+.0f}")
+    w_now = w_now - x  # the update for y = -1
+
+figure, axes = plt.subplots(1, 3, figsize=(13, 4.2))
+for ax, (title, after, name) in zip(axes, [
+        ("Fig. 15: two vectors", None, None),
+        ("Fig. 16: the addition, a smaller angle", w_start + x, "w + x"),
+        ("Fig. 17: the subtraction, a bigger angle", w_start - x, "w - x")]):
+    for vector, label, colour in [(w_start, "w", "tab:blue"), (x, "x", "tab:red")] + (
+            [(after, name, "tab:green")] if after is not None else []):
+        ax.annotate("", xy=vector, xytext=(0, 0),
+                    arrowprops=dict(arrowstyle="->", color=colour, lw=2))
+        ax.text(*(vector * 1.06), label, color=colour, fontsize=12)
+    shown = w_start if after is None else after
+    ax.set_title(f"{title}\nangle with x: {angle(shown, x):.1f}°", fontsize=10)
+    ax.set(xlim=(-1, 7), ylim=(-1, 7), aspect="equal")
+    ax.axhline(0, color="grey", lw=0.5)
+    ax.axvline(0, color="grey", lw=0.5)
+figure.tight_layout()
+
+# %%
+# The angle between ``w`` and ``x`` is 40.6°; ``w + x`` makes it 26.6° and ``w - x``
+# 71.6°. This ``x`` is labelled -1, so the update is ``w - x``: at 71.6° the angle is
+# still under 90° and the prediction still +1; the second update, ``w = (3, -3)``,
+# crosses 90° (116.6°) and predicts -1. Each update turns ``w`` the right way, though,
+# as the book says, not necessarily far enough the first time.
 #
 # Fig. 18: the update rule oscillates
 # -----------------------------------
@@ -57,12 +105,31 @@ ax.plot(np.arange(1, len(correct) + 1), correct, drawstyle="steps-post")
 ax.axhline(len(y), color="tab:green", ls="--", lw=1, label="all 14 points")
 ax.set(xlabel="update", ylabel="points classified correctly",
        title="Fig. 18: the PLA update rule oscillates")
-ax.legend(loc="lower right")
+_ = ax.legend(loc="lower right")
 
 # %%
 # The count falls back as often as it climbs: most of the run is spent near 7 of 14,
-# the start's "everything is positive". Keeping the best weights seen so far is the
-# pocket algorithm (:class:`~rosenblatt.PocketPerceptron`), which the book names next.
+# the start's "everything is positive". The book's remedy: "keep a record of the value
+# of w before making the update and use the updated w only if it reduces the number of
+# misclassified examples", the Pocket algorithm. ``PLA(pocket=True)`` runs the PLA as
+# before and returns the weights that misclassified fewest points, counted by the PLA
+# itself before each update. It matters on data no line separates: two labels of the
+# book's set flipped, 500 updates, the same seed.
+
+y_noisy = y.copy()
+y_noisy[[0, 9]] = -y_noisy[[0, 9]]
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", ConvergenceWarning)  # no line separates them now
+    for pocket in (False, True):
+        run = PLA(pocket=pocket, init="uniform", max_updates=500,
+                  random_state=np.random.RandomState(88)).fit(X, y_noisy)
+        print(f"pocket={pocket!s:5s}: {run.n_updates_} updates, the weights returned "
+              f"misclassify {int(np.sum(run.predict(X) != y_noisy))} of 14 points")
+
+# %%
+# The last weights of a PLA that cannot finish are wherever its last update left them;
+# the pocket's are the best the run met. (:class:`~rosenblatt.PocketPerceptron` keeps a
+# pocket for the epoch-by-epoch perceptron.)
 #
 # Figs. 19–21: four runs, four hyperplanes, their test errors
 # -----------------------------------------------------------

@@ -19,6 +19,12 @@ _LAZY = {
         "PLA", "AveragedPerceptron", "BatchPerceptron", "KernelPerceptron", "LinearUnit",
         "MulticlassPerceptron", "PassiveAggressiveClassifier", "Perceptron",
         "PocketPerceptron", "VotedPerceptron")},
+    **{name: "rosenblatt.linear_model" for name in (
+        "SecondOrderPerceptron", "ConfidenceWeighted", "AROW", "NAROW", "NHERD", "IELLIP",
+        "SoftConfidenceWeighted", "MulticlassAROW", "MulticlassSCW")},
+    **{name: "rosenblatt.linear_model" for name in (
+        "ROMMA", "ALMA", "OnlineGradientDescent", "Winnow", "BalancedWinnow",
+        "PNormPerceptron", "MulticlassPassiveAggressive")},
     "Trace": "rosenblatt.trace",
     **{name: "rosenblatt._settings" for name in ("config_context", "get_config", "set_config")},
 }

@@ -11,6 +11,7 @@ kernel's ``w += step * x`` round differently from the replayed trace and the Num
 oracles).
 """
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -57,7 +58,8 @@ def _kernel_sources_hash():
     """
     digest = hashlib.sha256()
     folder = os.path.join(_PACKAGE, "_kernels")
-    for name in sorted(os.listdir(folder)) + ["../_config.py"]:
+    # the structured perceptron's kernels live beside their estimator, on the same primitives
+    for name in sorted(os.listdir(folder)) + ["../_config.py", "../structured/_viterbi.py"]:
         if name.endswith(".py"):
             with open(os.path.join(folder, name), "rb") as source:
                 digest.update(name.encode() + source.read())
@@ -94,6 +96,47 @@ class KernelCacheLocator(_UserProvidedCacheLocator):
 _CacheImpl._locator_classes.insert(0, KernelCacheLocator)
 
 
+class KernelCache(caching.FunctionCache):
+    """numba's per-kernel disk cache, made to survive a damaged entry.
+
+    numba reads a kernel's index (``.nbi``) and compiled code (``.nbc``) with
+    ``pickle`` and lets any failure through, so one truncated or garbled file (a
+    full disk, a killed process, a copied-over cache) made every later fit of that
+    kernel fail with ``EOFError`` or ``UnpicklingError``. The entries are only a
+    saving of time and the folder is ours: a kernel whose entry cannot be read is
+    compiled again, its index removed first (numba reads it again to save the new
+    entry), and a warning says so, once per process.
+    """
+
+    def load_overload(self, sig, target_context):
+        try:
+            return super().load_overload(sig, target_context)
+        except Exception as error:  # noqa: BLE001 - whatever unpickling garbage raises
+            self._discard(error)
+            return None  # numba then compiles the kernel, and saves it anew
+
+    def _discard(self, error):
+        with contextlib.suppress(OSError):
+            os.remove(self._cache_file._index_path)
+        _warn_damaged_cache(self._py_func.__name__, self._cache_path, error)
+
+
+#: the damaged entries met in this process: the first is told (a damaged folder would
+#: otherwise warn once for every kernel in it)
+_DAMAGED = []
+
+
+def _warn_damaged_cache(kernel, folder, error):
+    _DAMAGED.append(kernel)
+    if len(_DAMAGED) > 1:
+        return
+    warnings.warn(
+        f"rosenblatt's cache of compiled kernels in {folder} held a damaged entry for "
+        f"{kernel} ({type(error).__name__}: {error}); it was removed, and the kernel is "
+        "compiled again and saved.", RuntimeWarning, stacklevel=2,
+    )
+
+
 @functools.lru_cache(maxsize=None)
 def caching_possible():
     """Whether the cache folder can be written; if not, warn once and compile the
@@ -116,6 +159,11 @@ def jit(function=None, **overrides):
     """``numba.njit`` with the project's options; usable bare or with overrides."""
     options = {**JIT_OPTIONS, **overrides}
     options["cache"] = options["cache"] and caching_possible()
-    if function is None:
-        return lambda f: numba.jit(**options)(f)
-    return numba.jit(**options)(function)
+
+    def compiled(f):
+        dispatcher = numba.jit(**options)(f)
+        if options["cache"] and hasattr(dispatcher, "_cache"):  # not with NUMBA_DISABLE_JIT
+            dispatcher._cache = KernelCache(dispatcher.py_func)  # as enable_caching, ours
+        return dispatcher
+
+    return compiled if function is None else compiled(function)

@@ -26,6 +26,22 @@ SHORT_NAMES = {
     "multiclass": "MulticlassPerceptron",
     "kernel": "KernelPerceptron",
     "passive_aggressive": "PassiveAggressiveClassifier",
+    "sop": "SecondOrderPerceptron",
+    "cw": "ConfidenceWeighted",
+    "arow": "AROW",
+    "narow": "NAROW",
+    "nherd": "NHERD",
+    "iellip": "IELLIP",
+    "scw": "SoftConfidenceWeighted",
+    "multiclass_arow": "MulticlassAROW",
+    "multiclass_scw": "MulticlassSCW",
+    "romma": "ROMMA",
+    "alma": "ALMA",
+    "ogd": "OnlineGradientDescent",
+    "winnow": "Winnow",
+    "balanced_winnow": "BalancedWinnow",
+    "pnorm": "PNormPerceptron",
+    "multiclass_pa": "MulticlassPassiveAggressive",
 }
 
 

@@ -17,6 +17,13 @@ as if it had never been saved. The fields are found with
 :func:`dataclasses.fields`, not listed here (see :func:`_pack`). A file without
 it (version 1, or ``save(..., training_state=False)``) still loads and
 predicts; its model refuses ``partial_fit`` and a warm-start ``fit``.
+
+A :class:`~rosenblatt.structured.SequenceTagger` is saved as two parts (the
+metadata's ``parts``, see :func:`_tagger_meta`): its ``SequencePerceptron``, stored
+as a model file of that estimator stores it, under the prefix ``model:``, and its
+``SentenceFeatures``: the template as its entry strings (a template with a Python
+callable is refused by ``save``), the vocabulary as arrays of strings and columns.
+Loading parses the template's strings; it runs nothing the file holds.
 """
 
 import dataclasses
@@ -31,11 +38,14 @@ import zipfile
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.base import clone
 
 from . import __version__, linear_model
 from ._validation import check_csr_structure
 from .base import Problem
+from .structured._features import SentenceFeatures, default_template
 from .structured._sequence import SequencePerceptron
+from .structured._tagger import SequenceTagger
 
 FORMAT = "rosenblatt-model"
 #: the newest format this version reads and writes: 2 holds the training state
@@ -84,23 +94,44 @@ def save(model, path, *, training_state=True):
     as the estimator it trained (its ``estimator_``), with its mixed training
     state. A model read from a file without training state is saved without it.
     """
+    if isinstance(model, SequenceTagger):
+        arrays = {}
+        meta = _tagger_meta(model, arrays, training_state)
+    else:
+        arrays = {}
+        meta = _estimator_meta(model, arrays, training_state)
+    meta = {"format": FORMAT, "library_version": __version__, **meta}
+    arrays["__meta__"] = np.array(json.dumps(meta))
+    _write(path, arrays)
+
+
+def _estimator_meta(model, arrays, training_state):
+    """The metadata of an estimator, its arrays added to ``arrays``: what
+    :func:`_load_estimator` reads back."""
     if type(model).__name__ == "ParameterMixing" and hasattr(model, "estimator_"):
         model = model.estimator_
     name = type(model).__name__
     if ESTIMATORS.get(name) is not type(model):
-        raise ValueError(f"save writes rosenblatt estimators; got {name}.")
+        last = model.steps[-1][1] if name == "Pipeline" and getattr(model, "steps", None) \
+            else None
+        step = "; or save its last step alone, save(pipeline[-1], path), and rebuild the rest" \
+            if ESTIMATORS.get(type(last).__name__) is type(last) else ""
+        raise ValueError(
+            f"save writes rosenblatt estimators (arrays and JSON, read back without running "
+            f"code); got a {name}. To save a scikit-learn Pipeline or any other object, use "
+            "joblib.dump (a pickle: load only files you trust) or skops.io.dump (whose "
+            f"skops.io.load lists the types it would create and asks you to trust them){step}."
+        )
     if not hasattr(model, "classes_"):
         raise ValueError(f"This {name} is not fitted yet: call fit before save.")
-    arrays, attributes = {}, {}
+    attributes = {}
     for key, value in vars(model).items():
         if key.endswith("_") and not key.startswith("_") and key != "trace_":
             _put(key, value, arrays, attributes)
     for key, value in model._prediction_state().items():
         _put(f"state:{key}", value, arrays, attributes)
     meta = {
-        "format": FORMAT,
         "format_version": PREDICTION_ONLY_VERSION,
-        "library_version": __version__,
         "estimator": name,
         "params": {key: _encode(key, value) for key, value in model.get_params().items()},
         "attributes": attributes,
@@ -109,7 +140,11 @@ def save(model, path, *, training_state=True):
         meta["training"] = [_pack_problem(k, problem, arrays)
                             for k, problem in enumerate(model._problems)]
         meta["format_version"] = FORMAT_VERSION
-    arrays["__meta__"] = np.array(json.dumps(meta))
+    return meta
+
+
+def _write(path, arrays):
+    """Write ``arrays`` to ``path`` through a temporary file renamed at the end."""
     path = pathlib.Path(path)
     handle, temporary = tempfile.mkstemp(dir=path.parent or ".", suffix=".tmp")
     umask = os.umask(0)
@@ -221,6 +256,14 @@ def load(path):
             f"objects, which are refused): {error}"
         ) from error
     meta = _meta(path, arrays)
+    if meta.get("estimator") == "SequenceTagger":
+        return _load_tagger(path, meta, arrays)
+    return _load_estimator(path, meta, arrays)
+
+
+def _load_estimator(path, meta, arrays):
+    """The estimator that ``meta`` (checked by :func:`_meta`, or a tagger's part)
+    describes, from ``arrays``, every one of which it must use."""
     cls = ESTIMATORS.get(meta.get("estimator"))
     if cls is None:
         raise ModelFileError(f"{path}: unknown estimator {meta.get('estimator')!r}.")
@@ -489,7 +532,9 @@ def _number(path, field, value, low=None, strictly=False, kinds=(int, float)):
 def _expected_rows(model):
     """The rows of ``coef_`` (and the length of ``intercept_``): one per problem, and
     one per class for the multiclass perceptron's single problem."""
-    if isinstance(model, (linear_model.MulticlassPerceptron, SequencePerceptron)):
+    if isinstance(model, (linear_model.MulticlassPerceptron, SequencePerceptron,
+                          linear_model.MulticlassAROW, linear_model.MulticlassSCW,
+                          linear_model.MulticlassPassiveAggressive)):
         return len(model.classes_)
     return len(model._learner()._problem_classes())
 
@@ -552,6 +597,13 @@ def _check_consistency(path, model):
             f" (one per {'class' if rows == len(classes) else 'problem'} of classes_)"))
     if hasattr(model, "pocket_errors_"):
         _floats(path, "pocket_errors_", model.pocket_errors_, (problems,), low=0)
+    if hasattr(model, "covariance_"):  # the second-order rules: Σ per problem, no bias
+        shape = (n_features, n_features) if model.covariance == "full" else (n_features,)
+        _floats(path, "covariance_", model.covariance_,
+                shape if problems == 1 else (problems,) + shape,
+                against=f" (covariance={model.covariance!r}, {problems} problem(s))")
+    if hasattr(model, "n_mistakes_"):
+        _ints(path, "n_mistakes_", model.n_mistakes_, None)  # one count per epoch
     if hasattr(model, "eta_"):
         _number(path, "eta_", model.eta_, low=0, strictly=True, kinds=float)
     if hasattr(model, "loss_curve_"):  # one curve, or a tuple of one per problem
@@ -707,6 +759,190 @@ def _float_array(value):
     return isinstance(value, np.ndarray) and value.dtype.kind == "f"
 
 
+# ----------------------------------------------------------------------- taggers
+#
+# A SequenceTagger is saved as two parts, in the metadata's "parts": "model", the
+# metadata of its SequencePerceptron exactly as a model file of that estimator holds
+# it (its arrays stored under the prefix "model:"), and "features", its
+# SentenceFeatures: the parameters (the template as its entry strings, the kind of
+# vocabulary, n_features) and the fitted n_columns_, template_ and n_features_, with
+# the vocabulary as three arrays, "features:strings" (the feature strings in UTF-8,
+# one after another, uint8), "features:offsets" (int64, where each string starts and,
+# last, where the final one ends) and "features:columns" (int64, each string's
+# column). A hashing vocabulary stores no arrays.
+
+#: the most token columns a stored template may read
+_MOST_COLUMNS = 10_000
+_FEATURES_KEYS = {"template", "template_", "vocabulary", "n_features", "n_columns_",
+                  "n_features_"}
+_VOCABULARY_ARRAYS = ("features:strings", "features:offsets", "features:columns")
+
+
+def _tagger_meta(tagger, arrays, training_state):
+    """A tagger's metadata, its arrays added to ``arrays`` (see above)."""
+    if not hasattr(tagger, "model_"):
+        raise ValueError("This SequenceTagger is not fitted yet: call fit before save.")
+    model_arrays = {}
+    model = _estimator_meta(tagger.model_, model_arrays, training_state)
+    if model["estimator"] != "SequencePerceptron":
+        raise ValueError(f"A tagger's model must be a SequencePerceptron to be saved; got "
+                         f"{model['estimator']}.")
+    arrays.update({f"model:{key}": value for key, value in model_arrays.items()})
+    version = model.pop("format_version")
+    parts = {"features": _pack_features(tagger.features_, arrays), "model": model}
+    return {"format_version": version, "estimator": "SequenceTagger", "parts": parts}
+
+
+def _pack_features(features, arrays):
+    entries = list(features.template_)
+    for entry in entries:
+        if not isinstance(entry, str):
+            name = getattr(entry, "__name__", type(entry).__name__)
+            raise ValueError(
+                f"The tagger's feature template holds the Python callable {name!r}, which a "
+                "model file cannot hold safely (loading it would run code); write its "
+                "features as template strings (see rosenblatt.structured.default_template)"
+                " to save this tagger.")
+    template = features.template
+    template = "default" if isinstance(template, str) and template == "default" else entries
+    vocabulary = features.vocabulary
+    kind = vocabulary if isinstance(vocabulary, str) else "dict"
+    if features.vocabulary_ is not None:
+        names = list(features.vocabulary_)
+        if not all(isinstance(name, str) for name in names):
+            raise ValueError("The tagger's vocabulary has keys that are not strings; a model "
+                             "file holds feature strings only.")
+        encoded = [name.encode("utf-8", "surrogatepass") for name in names]
+        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        np.cumsum([len(item) for item in encoded], out=offsets[1:])
+        arrays["features:strings"] = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+        arrays["features:offsets"] = offsets
+        arrays["features:columns"] = np.fromiter(features.vocabulary_.values(), dtype=np.int64,
+                                                 count=len(names))
+    return {"template": template, "template_": entries, "vocabulary": kind,
+            "n_features": int(features.n_features), "n_columns_": int(features.n_columns_),
+            "n_features_": int(features.n_features_)}
+
+
+def _load_tagger(path, meta, arrays):
+    """A :class:`~rosenblatt.structured.SequenceTagger` from its two parts; every
+    array must belong to one."""
+    parts = meta.get("parts")
+    if not isinstance(parts, dict) or set(parts) != {"features", "model"}:
+        _fail(path, "parts", "must hold the tagger's two parts, 'features' and 'model'")
+    model_meta = parts["model"]
+    if not isinstance(model_meta, dict) or model_meta.get("estimator") != "SequencePerceptron":
+        found = model_meta.get("estimator") if isinstance(model_meta, dict) else model_meta
+        _fail(path, "parts.model", f"must be a SequencePerceptron; got {found!r}")
+    model_arrays, feature_arrays = {}, {}
+    for key, value in arrays.items():
+        if key.startswith("model:"):
+            model_arrays[key[len("model:"):]] = value
+        elif key in _VOCABULARY_ARRAYS:
+            feature_arrays[key] = value
+        elif key != "__meta__":
+            raise ModelFileError(f"{path}: array {key!r} belongs to no part of the tagger.")
+    model = _load_estimator(path, model_meta, model_arrays)
+    features, parameters = _unpack_features(path, parts["features"], feature_arrays)
+    if model.n_features_in_ != features.n_features_:
+        _fail(path, "parts.model", f"reads {model.n_features_in_} features, but the tagger's "
+                                   f"features make {features.n_features_}")
+    tagger = SequenceTagger(features=SentenceFeatures(**parameters), model=clone(model))
+    tagger.features_, tagger.model_ = features, model
+    return tagger
+
+
+def _unpack_features(path, spec, arrays):
+    """The fitted SentenceFeatures ``spec`` and ``arrays`` describe, checked, and its
+    parameters."""
+    if not isinstance(spec, dict) or set(spec) != _FEATURES_KEYS:
+        _fail(path, "parts.features", f"must be a mapping of {sorted(_FEATURES_KEYS)}")
+    kind = spec["vocabulary"]
+    if kind not in ("fit", "hash", "dict"):
+        _fail(path, "parts.features.vocabulary", f"must be 'fit', 'hash' or 'dict'; got "
+                                                 f"{kind!r}")
+    n_features = _count(path, "parts.features.n_features", spec["n_features"], 1,
+                        _LARGEST_WIDTH)
+    n_columns = _count(path, "parts.features.n_columns_", spec["n_columns_"], 1,
+                       _MOST_COLUMNS)
+    n_features_ = _count(path, "parts.features.n_features_", spec["n_features_"], 0,
+                         _LARGEST_WIDTH)
+    entries, template = spec["template_"], spec["template"]
+    if not (isinstance(entries, list) and entries and all(isinstance(e, str) for e in entries)):
+        _fail(path, "parts.features.template_", "must be a list of template strings")
+    if template == "default":
+        if entries != default_template(n_columns):
+            _fail(path, "parts.features.template_", f"is not the default template of tokens "
+                                                    f"of {n_columns} column(s)")
+    elif template != entries:
+        _fail(path, "parts.features.template", "must be 'default' or the entries of "
+                                               "template_")
+    stored = set(arrays)
+    expected = set() if kind == "hash" else set(_VOCABULARY_ARRAYS)
+    if stored != expected:
+        missing, extra = sorted(expected - stored), sorted(stored - expected)
+        _fail(path, "parts.features", f"a {kind!r} vocabulary is stored as "
+                                      f"{sorted(expected) or 'no arrays'}; "
+                                      + (f"missing {missing}" if missing else f"extra {extra}"))
+    vocabulary = None
+    if kind == "hash":
+        if n_features_ != n_features:
+            _fail(path, "parts.features.n_features_", f"must be n_features, {n_features}, when "
+                                                      "hashing")
+    else:
+        names = _strings(path, arrays["features:strings"], arrays["features:offsets"])
+        columns = _ints(path, "features:columns", arrays["features:columns"], len(names), 0,
+                        max(n_features_ - 1, 0), against=f" (a column of the {n_features_} "
+                                                         "features, one per string)")
+        if names and n_features_ == 0:
+            _fail(path, "features:columns", "names columns of a vocabulary of 0 features")
+        if kind == "fit":  # fit numbers the strings in sorted order
+            if any(a >= b for a, b in zip(names, names[1:])):
+                _fail(path, "features:strings", "is not sorted without repeats, as fit "
+                                                "leaves a vocabulary")
+            if n_features_ != len(names) or not np.array_equal(columns, np.arange(len(names))):
+                _fail(path, "features:columns", "does not number the sorted strings 0, 1, ..., "
+                                                "as fit does")
+        else:
+            if len(set(names)) != len(names):
+                seen = set()
+                twice = next(name for name in names if name in seen or seen.add(name))
+                _fail(path, "features:strings", f"holds the feature string {twice!r} twice")
+            if n_features_ != (int(columns.max()) + 1 if len(columns) else 0):
+                _fail(path, "parts.features.n_features_", "is not the largest column of the "
+                                                          "vocabulary plus one")
+        vocabulary = dict(zip(names, columns.tolist()))
+    parameters = {"template": template, "n_features": n_features,
+                  "vocabulary": dict(vocabulary) if kind == "dict" else kind}
+    features = SentenceFeatures(**parameters)
+    try:
+        features._setup(n_columns)  # the template parsed: strings, never code
+    except ValueError as error:
+        raise ModelFileError(f"{path}: parts.features: {error}") from None
+    if kind == "fit":
+        features.vocabulary_, features.n_features_ = vocabulary, n_features_
+    if kind == "dict":
+        parameters["vocabulary"] = dict(vocabulary)
+    return features, parameters
+
+
+def _strings(path, strings, offsets):
+    """The feature strings: UTF-8 bytes cut at ``offsets``."""
+    if strings.dtype != np.uint8 or strings.ndim != 1:
+        _fail(path, "features:strings", f"must be a 1-D array of bytes (uint8); got "
+                                        f"{_describe(strings)}")
+    if offsets.dtype != np.int64 or offsets.ndim != 1 or len(offsets) < 1 or offsets[0] != 0 \
+            or offsets[-1] != len(strings) or np.any(offsets[1:] < offsets[:-1]):
+        _fail(path, "features:offsets", "must start at 0, never decrease and end at the length "
+                                        "of features:strings")
+    data, cuts = strings.tobytes(), offsets.tolist()
+    try:
+        return [data[start:stop].decode("utf-8", "surrogatepass")
+                for start, stop in zip(cuts, cuts[1:])]
+    except UnicodeDecodeError as error:
+        raise ModelFileError(f"{path}: features:strings: not UTF-8 text ({error})") from None
+
+
 # ---------------------------------------------------------------- training state
 #
 # A problem is stored as {"fields": {name: packed}, "state": {"type": name,
@@ -733,6 +969,8 @@ REBUILT_FIELDS = {
         [state.support[i:i + 1].copy() for i in range(state.support.shape[0])],
     },
 }
+REBUILT_FIELDS["ForgetronState"] = REBUILT_FIELDS["ProjectronState"] = \
+    REBUILT_FIELDS["BudgetState"]
 
 #: The dtypes an array of the training state may have (weights in float32 with
 #: ``weights_dtype="float32"``; CSR indices may be int32).
@@ -899,7 +1137,23 @@ def _restore_problem(reader, k, stored, template):
                     problem.rng)
     for name, rebuild in REBUILT_FIELDS.get(kind, {}).items():
         setattr(state, name, rebuild(state))
+    if isinstance(state, linear_model._kernel_perceptron.BudgetState):
+        _check_budget_state(reader, f"{where}.state", state)
     return problem
+
+
+def _check_budget_state(reader, where, state):
+    """A budget's bookkeeping: an example number per support vector (the oldest
+    is removed by it), and the Forgetron's damage ``Q`` within [0, 15/32 M] (its
+    shrinking factor exists only then)."""
+    n = 0 if state.support is None else state.support.shape[0]
+    if len(state.born) != n:
+        reader.fail(f"{where}.born", f"holds {len(state.born)} example numbers for {n} "
+                                     "support vectors")
+    if isinstance(state, linear_model._kernel_perceptron.ForgetronState) and not \
+            0 <= state.damage <= state.SHARE * state.mistakes * (1 + 1e-9):
+        reader.fail(f"{where}.damage", f"is {state.damage!r}, outside [0, 15/32 × "
+                                       f"{state.mistakes} mistakes]")
 
 
 def _restore_fields(reader, where, obj, stored, shapes, problem_rng):
@@ -991,7 +1245,8 @@ def _check_published(path, model, problems):
     """The restored problems must publish the weights (and prediction state) the
     file holds, bit for bit; the file's other attributes (counters that
     :func:`~rosenblatt.streaming.fit_chunks` sets, say) are kept as they are."""
-    compared = ("coef_", "intercept_", "n_updates_", "n_examples_")
+    compared = ("coef_", "intercept_", "n_updates_", "n_examples_", "covariance_",
+                "n_mistakes_")
 
     def published():
         values = {key: getattr(model, key) for key in compared if hasattr(model, key)}

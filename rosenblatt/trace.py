@@ -35,7 +35,9 @@ class Trace:
         ``w·x + b`` before the update.
     update : ndarray of float
         The multiple of ``x`` added to ``w`` (``eta * sample_weight * y``); the
-        bias moved by the same amount when it is fitted.
+        bias moved by the same amount when it is fitted. NaN for rules whose
+        update is not a multiple of ``x`` (the second-order rules, which move
+        along ``Σx``): ``coef`` holds the weights after it.
     coef, intercept : ndarrays of shape (n_updates, n_features) and (n_updates,)
         The weights and bias after the update.
     coef_init, intercept_init : ndarray and float
@@ -167,6 +169,25 @@ class TraceRecorder:
         intercepts = np.cumsum(np.concatenate([[intercept_start], bias_steps]))[1:]
         self._append(epoch, x, y, rows, activations, positions, steps, coefs, intercepts)
 
+    def add_snapshots(self, epoch, X, y, rows, activations, positions, coefs, intercepts):
+        """Record updates whose weights after each are given (``coefs``, one row per
+        update, and ``intercepts``), for rules whose update is not a multiple of
+        ``x`` (the second-order rules move along ``Σx``): their ``update`` is NaN.
+
+        >>> import numpy as np
+        >>> recorder = TraceRecorder(np.zeros(2), 0.0, ("no", "yes"))
+        >>> recorder.add_snapshots(1, np.array([[1.0, 2.0]]), np.array([1.0]), np.array([0]),
+        ...                        np.array([0.0]), np.array([1]), [[0.25, 0.5]], [0.25])
+        >>> trace = recorder.build()
+        >>> trace.coef.tolist(), trace.intercept.tolist(), trace.update.tolist()
+        ([[0.25, 0.5]], [0.25], [nan])
+        """
+        rows = np.asarray(rows, dtype=np.intp)
+        coefs = np.array(coefs, dtype=np.float64).reshape(len(rows), len(self.coef_init))
+        intercepts = np.array(intercepts, dtype=np.float64).reshape(len(rows))
+        self._append(epoch, _dense_rows(X, rows), y, rows, activations, positions,
+                     np.full(len(rows), np.nan), coefs, intercepts)
+
     def add_batch(self, epoch, X, y, rows, activations, steps, coef_after, intercept_after):
         """Record the rows of one batch step; they all share the weights after it."""
         n = len(rows)
@@ -227,7 +248,9 @@ class MulticlassTrace:
     ``epoch``, ``t``, ``index`` and ``x`` as in :class:`Trace`; ``y`` and
     ``predicted`` are the true class and the best-scoring other class (labels
     in the user's coding), ``margin`` the true class's score minus that class's
-    (``<= 0`` on every update), ``update`` the step ``eta * sample_weight``, and
+    (``<= 0`` on every update of the perceptron), ``update`` the step
+    ``eta * sample_weight`` (NaN for the second-order rules, which move along
+    ``Σx``), and
     ``coef`` (n_updates, n_classes, n_features) / ``intercept`` the weights after.
 
     Examples
@@ -290,6 +313,19 @@ class MulticlassTraceRecorder:
                 b[rival] -= steps[k]
             self._records.append((epoch, positions[k], row, x[k], true, rival, margins[k],
                                   steps[k], (W, b)))
+
+    def add_snapshots(self, epoch, X, y, rows, margins, positions, predicted, coefs,
+                      intercepts):
+        """Record one epoch's updates with the weights after each given (``coefs``
+        of shape (n_updates, n_classes, n_features), ``intercepts``), for rules
+        whose update is not a multiple of ``x``: their ``update`` is NaN."""
+        x = _dense_rows(X, rows)
+        K, d = self.coef_init.shape
+        coefs = np.array(coefs, dtype=np.float64).reshape(len(rows), K, d)
+        intercepts = np.array(intercepts, dtype=np.float64).reshape(len(rows), K)
+        for k, row in enumerate(rows):
+            self._records.append((epoch, positions[k], row, x[k], y[row], predicted[k],
+                                  margins[k], np.nan, (coefs[k], intercepts[k])))
 
     def build(self):
         """The :class:`MulticlassTrace` of everything recorded so far."""

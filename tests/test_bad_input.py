@@ -117,6 +117,8 @@ def test_booleans_are_not_whole_numbers(params):
         KernelPerceptron(budget=True).fit(XOR_X, XOR_Y)
 
 
+# XOR never converges: the last fit, of numbers that are large but allowed, warns so
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("sparse", [False, True], ids=["dense", "csr"])
 def test_features_whose_squares_overflow_are_refused(sparse):
     """X near 1e300 kept finite weights but made every activation inf or NaN: XOR,
@@ -220,6 +222,8 @@ def test_command_line_mistakes_exit_2_with_one_line(argv, message, tmp_path, cap
     assert message in err and "Traceback" not in err
 
 
+# three epochs on XOR: a ConvergenceWarning at every fit, beside the point here
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron, KernelPerceptron],
                          ids=lambda cls: cls.__name__)
 def test_a_loaded_model_refuses_to_go_on_training_from_nothing(cls, tmp_path):
@@ -363,6 +367,8 @@ def test_the_pocket_is_judged_on_a_sample_beyond_check_rows():
         PocketPerceptron(check_rows=0).fit(X, y)
 
 
+# random labels: five epochs do not converge; the warning tested is the memory one
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_the_vote_warns_once_when_its_memory_grows_large(monkeypatch):
     from rosenblatt.linear_model import _voted
 

@@ -24,9 +24,9 @@ def test_demo_prints_numbers_and_writes_pictures(capsys, tmp_path):
     monte_carlo, exact = (float(line.split()[1]) for line in e_out_lines)
     assert abs(monte_carlo - exact) < 0.01
     with Image.open(tmp_path / "boundary.png") as png:
-        assert png.size == (500, 500)
+        assert png.size == (640, 500)  # the legend beside the axes
     with Image.open(tmp_path / "training.gif") as gif:
-        assert gif.size == (400, 400) and gif.n_frames == int(values["updates"]) + 2
+        assert gif.size == (544, 400) and gif.n_frames == int(values["updates"]) + 2
 
 
 def test_train_predict_evaluate_plot_round(capsys, tmp_path):

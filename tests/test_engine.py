@@ -18,18 +18,36 @@ from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
 from rosenblatt import (
+    AROW,
+    IELLIP,
+    NAROW,
+    NHERD,
     PLA,
     AveragedPerceptron,
     BatchPerceptron,
+    ConfidenceWeighted,
     KernelPerceptron,
     LinearUnit,
+    MulticlassAROW,
     MulticlassPerceptron,
+    MulticlassSCW,
     PassiveAggressiveClassifier,
     Perceptron,
     PocketPerceptron,
+    SecondOrderPerceptron,
+    SoftConfidenceWeighted,
     VotedPerceptron,
 )
 from rosenblatt.distributed import ParameterMixing
+from rosenblatt.linear_model import (
+    ALMA,
+    ROMMA,
+    BalancedWinnow,
+    MulticlassPassiveAggressive,
+    OnlineGradientDescent,
+    PNormPerceptron,
+    Winnow,
+)
 from rosenblatt.engine import make_estimator, on_epoch
 
 from ._estimators import ALL
@@ -44,14 +62,15 @@ OPTIONS = {
                  {"tol": 1e-3}, {"eta": 0.5, "init": "normal"}, {"weights_dtype": "float32"},
                  {"early_stopping": True, "n_iter_no_change": 2},
                  {"class_weight": "balanced"}, {"class_weight": {1: 2.0}},
-                 {"fit_intercept": False}, {"record": True}],
+                 {"fit_intercept": False}, {"record": True},
+                 {"tol": None, "stop_mistake_free": False}],
     AveragedPerceptron: [{}, {"margin": 0.5}, {"h0": 0.5}, {"penalty": "l2", "alpha": 0.01},
                          {"eta": 0.5, "fit_intercept": False}, {"record": True},
                          {"class_weight": "balanced"},
                          {"penalty": "elasticnet", "tol": 1e-3}, {"tol": 1e-3},
                          {"weights_dtype": "float32"},
                          {"early_stopping": True, "n_iter_no_change": 2},
-                         {"init": "uniform"}],
+                         {"init": "uniform"}, {"stop_mistake_free": False, "tol": None}],
     PassiveAggressiveClassifier: [{}, {"variant": "pa"}, {"variant": "pa2", "C": 0.1},
                                   {"average": True}, {"tol": None},
                                   {"weights_dtype": "float32"}, {"early_stopping": True},
@@ -60,7 +79,8 @@ OPTIONS = {
     MulticlassPerceptron: [{}, {"average": True}, {"margin": 1.0},
                            {"tol": 1e-3, "n_iter_no_change": 2}, {"init": "normal"},
                            {"early_stopping": True}, {"eta": 0.5, "fit_intercept": False},
-                           {"class_weight": "balanced", "record": True}],
+                           {"class_weight": "balanced", "record": True},
+                           {"average": True, "tol": None, "stop_mistake_free": False}],
     LinearUnit: [{}, {"solver": "sgd"}, {"solver": "sgd", "eta": 0.001}, {"tol": None},
                  {"solver": "sgd", "tol": None}, {"early_stopping": True},
                  {"init": "zeros", "fit_intercept": False},
@@ -68,19 +88,67 @@ OPTIONS = {
     BatchPerceptron: [{}, {"h0": 0.5}, {"eta": 0.5, "init": "uniform"},
                       {"early_stopping": True, "n_iter_no_change": 2},
                       {"class_weight": "balanced", "fit_intercept": False, "record": True}],
-    PocketPerceptron: [{}, {"tol": 1e-3}, {"margin": 0.5, "eta": 0.5, "init": "normal"},
+    PocketPerceptron: [{}, {"tol": None}, {"margin": 0.5, "eta": 0.5, "init": "normal"},
+                       {"pocket_every": "update", "stop_mistake_free": False},
                        {"early_stopping": True, "n_iter_no_change": 2, "record": True},
                        {"class_weight": "balanced", "fit_intercept": False}],
-    VotedPerceptron: [{}, {"margin": 0.5}, {"tol": 1e-3, "eta": 0.5, "init": "normal"},
+    VotedPerceptron: [{}, {"margin": 0.5}, {"tol": None, "eta": 0.5, "init": "normal"},
+                      {"stop_mistake_free": False},
                       {"early_stopping": True, "n_iter_no_change": 2, "record": True},
                       {"class_weight": "balanced", "fit_intercept": False}],
     KernelPerceptron: [{"kernel": "rbf"}, {"kernel": "linear", "voting": "average"},
                        {"kernel": "poly", "voting": "vote", "fit_intercept": False},
                        {"kernel": "rbf", "budget": 20}, {"tol": 1e-3, "n_iter_no_change": 2},
+                       {"kernel": "rbf", "voting": "vote", "tol": None,
+                        "stop_mistake_free": False},
+                       {"budget": 12, "budget_policy": "forgetron"},
+                       {"budget": 12, "budget_policy": "projectron++", "projectron_eta": 0.3,
+                        "class_weight": "balanced"},
                        {"early_stopping": True, "class_weight": "balanced"}],
-    PLA: [{}, {"eta": 0.5, "init": "uniform", "record": True},
+    PLA: [{}, {"eta": 0.5, "init": "uniform", "record": True}, {"pocket": True},
           {"class_weight": "balanced", "fit_intercept": False}],
+    SecondOrderPerceptron: [{}, {"covariance": "diagonal", "a": 0.5},
+                            {"fit_intercept": False, "class_weight": {1: 2.0}},
+                            {"record": True}],
+    ConfidenceWeighted: [{}, {"eta": 0.9, "covariance": "diagonal"},
+                         {"a": 0.5, "fit_intercept": False, "record": True},
+                         {"class_weight": "balanced"}],
+    AROW: [{}, {"r": 0.1, "covariance": "diagonal"}, {"a": 2.0, "record": True},
+           {"class_weight": {1: 3.0}, "fit_intercept": False}],
+    NAROW: [{}, {"b": 5.0, "covariance": "diagonal"}, {"a": 2.0, "record": True},
+            {"class_weight": "balanced", "fit_intercept": False}],
+    NHERD: [{}, {"C": 0.1, "covariance": "diagonal"}, {"a": 0.5, "record": True},
+            {"class_weight": {1: 3.0}, "fit_intercept": False}],
+    IELLIP: [{}, {"b": 0.9, "c": 0.5, "covariance": "diagonal"}, {"a": 2.0, "record": True},
+             {"class_weight": "balanced", "fit_intercept": False}],
+    SoftConfidenceWeighted: [{}, {"variant": "II", "C": 0.5, "covariance": "diagonal"},
+                             {"eta": 0.6, "a": 2.0, "record": True},
+                             {"class_weight": {1: 3.0}, "fit_intercept": False}],
+    MulticlassAROW: [{}, {"r": 0.1, "covariance": "diagonal"}, {"a": 2.0, "record": True},
+                     {"class_weight": "balanced", "fit_intercept": False}],
+    MulticlassSCW: [{}, {"variant": "II", "C": 0.5, "covariance": "diagonal"},
+                    {"eta": 0.9, "a": 0.5, "record": True},
+                    {"class_weight": {1: 3.0}, "fit_intercept": False}],
 }
+#: the first-order online rules
+OPTIONS.update({
+    ROMMA: [{}, {"aggressive": True}, {"fit_intercept": False, "record": True},
+            {"class_weight": "balanced"}],
+    ALMA: [{}, {"p": 3.0, "alpha": 0.5}, {"B": 2.0, "C": 0.5, "fit_intercept": False},
+           {"record": True}, {"class_weight": {1: 2.0}}],
+    OnlineGradientDescent: [{}, {"loss": "logistic"}, {"loss": "squared", "eta": 0.05},
+                            {"loss": "perceptron", "record": True},
+                            {"fit_intercept": False, "class_weight": "balanced"}],
+    Winnow: [{}, {"alpha": 1.1, "threshold": 2.0, "w0": 0.5}, {"fit_intercept": True},
+             {"record": True, "class_weight": {1: 2.0}}],
+    BalancedWinnow: [{}, {"alpha": 1.1, "threshold": 0.5, "w0": 2.0},
+                     {"fit_intercept": False, "record": True}, {"class_weight": "balanced"}],
+    PNormPerceptron: [{}, {"p": 2.0}, {"p": 4.0, "fit_intercept": False},
+                      {"record": True, "class_weight": "balanced"}],
+    MulticlassPassiveAggressive: [{}, {"variant": "pa1", "C": 0.1},
+                                  {"variant": "pa2", "fit_intercept": False},
+                                  {"record": True, "class_weight": "balanced"}],
+})
 assert set(OPTIONS) == set(ALL)
 
 
@@ -315,7 +383,11 @@ def test_a_mixed_model_goes_on_learning():
 
 #: the kernels that train (the scoring ones serve prediction and stopping rules too)
 TRAINING_KERNELS = {"online_epoch", "multiclass_epoch", "batch_epoch", "batch_gradient",
-                    "dual_scan", "dual_dry_run", "update_row"}
+                    "dual_scan", "dual_dry_run", "update_row", "second_order_epoch",
+                    "multiclass_second_order_epoch"}
+TRAINING_KERNELS |= {"romma_epoch", "alma_epoch", "ogd_epoch", "winnow_epoch",
+                     "balanced_winnow_epoch", "pnorm_epoch", "multiclass_pa_epoch"}
+TRAINING_KERNELS |= {"sequence_epoch"}  # the structured perceptron's (structured/_viterbi.py)
 
 
 def test_only_a_rules_epoch_calls_the_training_kernels():
@@ -324,17 +396,21 @@ def test_only_a_rules_epoch_calls_the_training_kernels():
     package = pathlib.Path(__file__).parents[1] / "rosenblatt"
     callers = set()
     for path in package.rglob("*.py"):
-        if "_kernels" in path.parts:
+        if "_kernels" in path.parts or path.name == "_viterbi.py":  # the kernels themselves
             continue
         tree = ast.parse(path.read_text())
         for function in ast.walk(tree):
             if not isinstance(function, ast.FunctionDef):
                 continue
             for node in ast.walk(function):
-                if isinstance(node, ast.Attribute) and node.attr in TRAINING_KERNELS:
+                name = node.attr if isinstance(node, ast.Attribute) else \
+                    node.id if isinstance(node, ast.Name) else None
+                if name in TRAINING_KERNELS:
                     callers.add((path.relative_to(package).as_posix(), function.name))
     assert {name for _, name in callers} <= {"_epoch", "_epoch_with_budget"}, callers
-    assert all(path.startswith("linear_model/") for path, _ in callers), callers
+    assert all(path.startswith(("linear_model/", "structured/")) for path, _ in callers), \
+        callers
+    assert ("structured/_sequence.py", "_epoch") in callers  # the walk sees direct calls
 
 
 # --------------------------------------------------------------- make_estimator, on_epoch

@@ -1,6 +1,26 @@
 """scikit-learn's own compliance suite, run on every estimator."""
 
+import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from rosenblatt.linear_model import (
+    ALMA,
+    AROW,
+    IELLIP,
+    NAROW,
+    NHERD,
+    ROMMA,
+    BalancedWinnow,
+    ConfidenceWeighted,
+    MulticlassAROW,
+    MulticlassPassiveAggressive,
+    MulticlassSCW,
+    OnlineGradientDescent,
+    PNormPerceptron,
+    SecondOrderPerceptron,
+    SoftConfidenceWeighted,
+    Winnow,
+)
 
 from ._estimators import (
     PLA,
@@ -34,6 +54,30 @@ ESTIMATORS = [
     AveragedPerceptron(penalty="l2", margin=0.5, random_state=0),
 ]
 
+#: the first-order online rules, and the variants that change their arithmetic
+ESTIMATORS += [
+    ROMMA(random_state=0), ROMMA(aggressive=True, random_state=0),
+    ALMA(random_state=0), ALMA(p=4.0, alpha=0.5, random_state=0),
+    OnlineGradientDescent(random_state=0),
+    OnlineGradientDescent(loss="logistic", random_state=0),
+    OnlineGradientDescent(loss="squared", eta=1e-4, random_state=0),
+    Winnow(random_state=0), BalancedWinnow(random_state=0),
+    PNormPerceptron(random_state=0), PNormPerceptron(p=2.0, random_state=0),
+    MulticlassPassiveAggressive(random_state=0),
+    MulticlassPassiveAggressive(variant="pa2", random_state=0),
+]
+
+#: the second-order rules, full and diagonal covariance, and their variants
+SECOND_ORDER = (SecondOrderPerceptron, ConfidenceWeighted, AROW, NAROW, NHERD, IELLIP,
+                SoftConfidenceWeighted, MulticlassAROW, MulticlassSCW)
+ESTIMATORS += [cls(random_state=0) for cls in SECOND_ORDER] + [
+    SecondOrderPerceptron(covariance="diagonal", random_state=0),
+    AROW(covariance="diagonal", random_state=0),
+    SoftConfidenceWeighted(variant="II", covariance="diagonal", random_state=0),
+    MulticlassAROW(covariance="diagonal", random_state=0),
+    MulticlassSCW(variant="II", random_state=0),
+]
+
 _ORDER_MATTERS = (
     "a weight of k is one update of k times the step, while k copies of a row are k "
     "updates at different points of the epoch (the online rule depends on order); "
@@ -48,7 +92,93 @@ _PA2_CLASS_WEIGHT = (
 )
 
 
+_PROJECTION_HAS_NO_STEP = (
+    "ROMMA's update is a projection onto two constraints, without a step size: a row's "
+    "weight only says whether it is there (0) or not, so neither a weight of 2 nor a class "
+    "weight of 1000 changes the update"
+)
+
+_ALMA_CLASS_WEIGHT = (
+    "ALMA's weights go back into the unit q-ball after every correction and its correction "
+    "test ignores row weights: a class weight of 1000 makes a correction land on the ball "
+    "along its row, as a weight of 1 soon does too, and the rows weighted 1e-4 still shrink "
+    "the margin and step; 40-56 % of the predictions are class 0 where the check asks 87 %"
+)
+
+_WINNOW_POSITIVE = (
+    "Winnow's weights are positive (multiplicative updates from w0 > 0): it learns "
+    "boundaries w·x = threshold with positive weights only, for features >= 0; the check's "
+    "blobs need weights of either sign (BalancedWinnow learns those and passes)"
+)
+
+_EXPONENT_OVERFLOW = (
+    "a class weight of 1000 multiplies the exponent of alpha^(y x_i): one mistake raises "
+    "weights to 2^(1000 x), which overflow and are refused with a ValueError"
+)
+
+_EXACT_STEP_OVERSHOOTS = (
+    "a class weight of 1000 multiplies the exact passive-aggressive step by 1000, so each "
+    "step overshoots and the weights overflow; refused with a ValueError (see PA-II above)"
+)
+
+
+def _first_order_failures(estimator):
+    """The first-order rules' expected failures, or None for the other estimators."""
+    if not isinstance(estimator, (ROMMA, ALMA, OnlineGradientDescent, Winnow, BalancedWinnow,
+                                  PNormPerceptron, MulticlassPassiveAggressive)):
+        return None
+    reason = _PROJECTION_HAS_NO_STEP if isinstance(estimator, ROMMA) else _ORDER_MATTERS
+    failures = {"check_sample_weight_equivalence_on_dense_data": reason,
+                "check_sample_weight_equivalence_on_sparse_data": reason}
+    if isinstance(estimator, ROMMA):
+        failures["check_class_weight_classifiers"] = _PROJECTION_HAS_NO_STEP
+    elif isinstance(estimator, ALMA):
+        failures["check_class_weight_classifiers"] = _ALMA_CLASS_WEIGHT
+    elif isinstance(estimator, (Winnow, BalancedWinnow)):
+        failures["check_class_weight_classifiers"] = _EXPONENT_OVERFLOW
+    elif isinstance(estimator, MulticlassPassiveAggressive) and estimator.variant != "pa1":
+        failures["check_class_weight_classifiers"] = _EXACT_STEP_OVERSHOOTS
+    if isinstance(estimator, Winnow):
+        for check in ("check_classifiers_train", "check_classifiers_train(readonly_memmap=True)",
+                      "check_classifiers_train(readonly_memmap=True,X_dtype=float32)"):
+            failures[check] = _WINNOW_POSITIVE
+    return failures
+
+
+_NO_LOSS_TO_WEIGH = (
+    "CW and IELLIP have no loss to weigh: a row's weight only says whether it is there "
+    "(0) or not, as their docstrings say, so a class weight of 1000 against 0.0001 changes "
+    "nothing"
+)
+
+_SHARED_COVARIANCE_SHRINKS = (
+    "a class weight of 1000 makes each update on a class-0 row shrink the shared full "
+    "covariance to almost nothing along that row (r/1000 beside the variance), which then "
+    "damps every class's later steps in those directions: 86 % of the predictions are "
+    "class 0 on the three blobs where the check asks 87 % (the diagonal form gets 100 %)"
+)
+
+
+def _second_order_failures(estimator):
+    """The second-order rules' expected failures, or None for the other estimators."""
+    if not isinstance(estimator, SECOND_ORDER):
+        return None
+    failures = {"check_sample_weight_equivalence_on_dense_data": _ORDER_MATTERS,
+                "check_sample_weight_equivalence_on_sparse_data": _ORDER_MATTERS}
+    if isinstance(estimator, (ConfidenceWeighted, IELLIP)):
+        failures["check_class_weight_classifiers"] = _NO_LOSS_TO_WEIGH
+    if isinstance(estimator, MulticlassAROW) and estimator.covariance == "full":
+        failures["check_class_weight_classifiers"] = _SHARED_COVARIANCE_SHRINKS
+    return failures
+
+
 def expected_failed_checks(estimator):
+    first_order = _first_order_failures(estimator)
+    if first_order is not None:
+        return first_order
+    second_order = _second_order_failures(estimator)
+    if second_order is not None:
+        return second_order
     if isinstance(estimator, PassiveAggressiveClassifier) and estimator.variant == "pa2":
         return {
             "check_sample_weight_equivalence_on_dense_data": _ORDER_MATTERS,
@@ -67,6 +197,9 @@ def expected_failed_checks(estimator):
     return {}
 
 
+# scikit-learn's checks fit on small random data that no line separates: every rule
+# runs to max_iter and warns, which is what it should do and not what these checks test
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 @parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks)
 def test_sklearn_compatible_estimator(estimator, check):
     check(estimator)

@@ -219,9 +219,9 @@ def test_mistake_bound_refuses_a_negative_margin():
 @pytest.mark.parametrize("penalty", ["l2", "l1", "elasticnet"])
 def test_penalty_equals_scikit_learn_perceptron(penalty):
     X, y = noisy_data(7)
-    params = {"penalty": penalty, "alpha": 0.01, "l1_ratio": 0.3, "max_iter": 20}
+    params = {"penalty": penalty, "alpha": 0.01, "l1_ratio": 0.3, "max_iter": 20, "tol": None}
     ours = quiet(lambda: Perceptron(shuffle="none", **params).fit(X, y))
-    theirs = quiet(lambda: SkPerceptron(shuffle=False, tol=None, **params).fit(X, y))
+    theirs = quiet(lambda: SkPerceptron(shuffle=False, **params).fit(X, y))
     np.testing.assert_allclose(ours.coef_, theirs.coef_, **TIGHT)
     np.testing.assert_allclose(ours.intercept_, theirs.intercept_, **TIGHT)
     w, b, _, _ = ref.sgd_family(X, y, penalty=penalty, alpha=0.01, l1_ratio=0.3, epochs=20)
@@ -233,9 +233,10 @@ def test_penalty_on_csr_equals_scikit_learn_csr(penalty):
     X, y = noisy_data(8)
     X[np.abs(X) < 0.7] = 0.0  # truly sparse: the L1 part touches the stored features only
     Xs = sp.csr_matrix(X)
-    params = {"penalty": penalty, "alpha": 0.003, "max_iter": 10, "fit_intercept": False}
+    params = {"penalty": penalty, "alpha": 0.003, "max_iter": 10, "fit_intercept": False,
+              "tol": None}
     ours = quiet(lambda: Perceptron(shuffle="none", **params).fit(Xs, y))
-    theirs = quiet(lambda: SkPerceptron(shuffle=False, tol=None, **params).fit(Xs, y))
+    theirs = quiet(lambda: SkPerceptron(shuffle=False, **params).fit(Xs, y))
     np.testing.assert_allclose(ours.coef_, theirs.coef_, **TIGHT)
 
 
@@ -244,7 +245,7 @@ def test_averaged_penalty_is_the_exact_mean_of_the_weights(penalty):
     X, y = noisy_data(9)
     _, _, mean_w, mean_b = ref.sgd_family(X, y, penalty=penalty, alpha=0.01, epochs=12)
     ours = quiet(lambda: AveragedPerceptron(penalty=penalty, alpha=0.01, shuffle="none",
-                                            max_iter=12).fit(X, y))
+                                            max_iter=12, tol=None).fit(X, y))
     np.testing.assert_allclose(ours.coef_[0], mean_w, **TIGHT)
     np.testing.assert_allclose(ours.intercept_[0], mean_b, **TIGHT)
     if penalty == "l2":
@@ -314,7 +315,7 @@ def test_tol_keeps_going_past_a_mistake_free_epoch_as_scikit_learn_does():
     X = np.array([[0.0, 0], [0, 1], [1, 0], [1, 1]])
     y = np.array([-1, -1, -1, 1])
     textbook = Perceptron(shuffle="none").fit(X, y)
-    ours = Perceptron(tol=1e-3, shuffle="none").fit(X, y)
+    ours = Perceptron(tol=1e-3, stop_mistake_free=False, shuffle="none").fit(X, y)
     theirs = SkPerceptron(tol=1e-3, shuffle=False).fit(X, y)
     assert textbook.n_iter_ == 9
     assert ours.n_iter_ == theirs.n_iter_ > textbook.n_iter_
@@ -327,7 +328,7 @@ def test_tol_on_the_other_epoch_rules_ends_the_run_early():
         model = cls(tol=1e-3, shuffle="none").fit(X, y)
         assert model.converged_ and model.n_iter_ < 100
         with pytest.warns(ConvergenceWarning, match="without a mistake-free pass"):
-            cls(shuffle="none", max_iter=100).fit(X, y)
+            cls(tol=None, shuffle="none", max_iter=100).fit(X, y)
 
 
 # ------------------------------------------------------------------ budget
@@ -466,7 +467,7 @@ def test_cli_train_uses_scikit_learns_tol_unless_told(capsys, tmp_path):
 
 @pytest.mark.parametrize("params", [
     {"margin": 1.0}, {"penalty": "l2"}, {"penalty": "elasticnet", "average": True},
-    {"tol": 1e-3}, {"h0": 0.5}, {"weights_dtype": "float32"}, {"early_stopping": True},
+    {"tol": None}, {"h0": 0.5}, {"weights_dtype": "float32"}, {"early_stopping": True},
 ], ids=lambda params: ",".join(f"{k}={v}" for k, v in params.items()))
 def test_parameter_mixing_carries_every_option_to_the_shards(params):
     """Formerly refused or dropped: each option now trains the shards, so one shard

@@ -55,7 +55,13 @@ def test_kowalczyk_page(run_page):
     assert "seed  2: 134 updates, 0 test mistakes" in out
     assert "seed 15: 230 updates, 5 test mistakes" in out
     assert "seed 54: 233 updates, 4 test mistakes" in out
-    assert figures == 2
+    # issue 26: Figs. 15-17's angles, and the Pocket algorithm of the PLA
+    assert "w = [5. 3.]: angle with x 40.6°, w + x: 26.6°, w - x: 71.6°" in out
+    assert "after 1 update(s): w = [4. 0.], predicted label +1" in out
+    assert "after 2 update(s): w = [ 3. -3.], predicted label -1" in out
+    assert "pocket=False: 500 updates, the weights returned misclassify 7 of 14" in out
+    assert "pocket=True : 500 updates, the weights returned misclassify 1 of 14" in out
+    assert figures == 3
 
 
 def test_ahmed_pavlu_page(run_page):
@@ -74,7 +80,15 @@ def test_ahmed_pavlu_page(run_page):
     batch = re.search(r"batch     : .* E\(w\) = ([\d.]+) after (\d+) epochs", out)
     stochastic = re.search(r"stochastic: .* E\(w\) = ([\d.]+) after (\d+) epochs", out)
     assert batch.group(1) == stochastic.group(1) == "17.055"  # the same minimum
-    assert figures == 3
+    # issue 26: stochastic against batch to the same E, and the two pictures
+    epochs = re.findall(r"(batch|stochastic)\s*: E within 0\.1 % of 17\.055 after (\d+) "
+                        r"epochs \(the fit took \d+ ms", out)
+    assert dict(epochs) == {"batch": "35", "stochastic": "36"}
+    assert "eta = 0.01, batch: E rose to 159.245 in epoch 1 (diverged" in out
+    assert "eta = 0.01, sgd  : E = 17.186 after 1000 epochs, settled: False" in out
+    assert "linearly separable: separable True, 2 epochs, training accuracy 1.00" in out
+    assert "not separable     : separable False, 18 epochs, training accuracy 0.97" in out
+    assert figures == 4
 
 
 def test_data_science_lab_page(run_page):
@@ -87,7 +101,10 @@ def test_data_science_lab_page(run_page):
     # over 200 targets: E_out near the blog's 6 %, Monte Carlo and exact agreeing
     assert "E_out (Monte Carlo)   0.0578" in out and "E_out (exact)   0.0578" in out
     assert "updates  17.3900  11.0000     121" in out
-    assert figures == 3
+    # issue 26: the blog's starting picture, before the first update
+    assert "before the first update: w = [0.0, 0.0, 0.0], 20 of 20 points misclassified" \
+        in out
+    assert figures == 4
 
 
 def test_cisc271_page(run_page):
@@ -109,6 +126,9 @@ def test_cisc271_page(run_page):
     ]:
         assert line in out
     assert out.count("1.0000\n") == 8  # every Iris restart separates the classes
+    # issue 26: the restarts in the lecture's fixed row order
+    assert "      1  0.1000       9       25          1.0000" in out
+    assert "      1  1.0000       5       11          1.0000" in out
     assert figures == 2
 
 
@@ -124,7 +144,43 @@ def test_daume_page(run_page):
     assert re.search(r"none .* -\d+% \[-\d+%, -\d+%\]", out)  # never permuting is worse
     assert "digits_odd_even   0.1241    0.0981  0.0981  0.1000" in out
     assert "XOR separable: False" in out
-    assert "plain perceptron: accuracy 0.50 after 100 epochs, warned: True" in out
+    assert "plain perceptron, tol=0.001: accuracy 0.50 after 6 epochs, warned: False" in out
+    assert "plain perceptron, tol=None: accuracy 0.50 after 100 epochs, warned: True" in out
     assert ("perceptron on (x1, x2, x1 x2): accuracy 1.00 after 12 epochs, "
             "w (bias first) = [-1.0, 2.0, 2.0, -5.0]") in out
-    assert figures == 6
+    # issue 26: the texts, exactly
+    assert "Algorithm 7: 50 epochs, returns b = -3.72, w = [2.82, 1.87]; predicts -1" in out
+    assert "default    : 9 epochs, mean b = -2.56, w = [2.08, 1.33]; predicts +1" in out
+    assert "vanilla training error: 0.0075 at epoch 12, 0.0427 at epoch 14" in out
+    assert "training error keeps falling" not in pathlib.Path(
+        EXAMPLES / "plot_daume.py").read_text()
+    assert "shuffle='none': 3 updates, accuracy 0.579 after one pass" in out
+    assert "bias after each update: [1.0, 0.0, 1.0, 0.0, 1.0, 0.0] ...; 2000 updates in " \
+           "1000 epochs, warned: True" in out
+    assert "2w, 2b: activations doubled: True ; predictions changed: 0" in out
+    a, a_new, formula = map(float, re.search(
+        r"a = (\S+); a' = (\S+); a \+ Σx² \+ 1 = (\S+)", out).groups())
+    assert a < 0 and a_new == formula
+    assert "separable without conjunctions: False" in out
+    assert "not excellent: w·x = -1, label -1" in out and "not terrible : w·x = +1" in out
+    assert "twice as fast" in pathlib.Path(EXAMPLES / "plot_daume.py").read_text()
+    for name, accuracy in [("decision tree", "1.00"), ("5 nearest neighbours", "1.00"),
+                           ("perceptron", "0.50")]:
+        assert f"{name:20s}: training accuracy {accuracy}" in out
+    assert figures == 7
+
+
+def test_sequence_tagging_page(run_page):
+    out, figures = run_page("plot_sequence_tagging")
+    assert "30 features, labels ['ADJ', 'DET', 'NOUN', 'VERB']; trained in 3 epochs, " \
+           "5 updates" in out
+    assert ("predicted: ['DET', 'NOUN', 'VERB', 'VERB']   gold: ['DET', 'ADJ', 'NOUN', "
+            "'VERB']") in out
+    # the update the prose describes: ten emission weights and four transitions move
+    # (NOUN -> VERB and NOUN's bias go up and down and cancel)
+    moved = re.findall(r"^(W\[\w+\] · \S+|T\[\w+ → \w+\])\s+([+-]1)$", out, re.MULTILINE)
+    assert len(moved) == 14
+    assert ("T[DET → ADJ]", "+1") in moved and ("T[VERB → VERB]", "-1") in moved
+    assert not any("NOUN → VERB" in name or name == "W[NOUN] · bias=1" for name, _ in moved)
+    assert "predicted after the update: ['DET', 'ADJ', 'NOUN', 'VERB']" in out
+    assert figures == 3

@@ -219,7 +219,7 @@ def test_no_command_is_one_line_on_stderr(capsys):
     assert "demo" in captured.out  # the help, as before
     assert captured.err.strip().splitlines() == [
         "rosenblatt: error: a command is needed, one of demo, train, predict, evaluate, "
-        "plot, animate, experiment, datasets, warmup"]
+        "plot, animate, experiment, datasets, tag, warmup"]
 
 
 OPTION_VALUES = {
@@ -490,8 +490,8 @@ COUNTS = ["0", "-1", "abc", "2", "1.5"]
 SETS = ["max_iter=abc", "max_iter=0", "max_iter=3", "eta=-1", "eta=0.5", "eta=abc",
         "record=maybe", "record=False", "shuffle=maybe", "shuffle=none", "colour=1",
         "random_state=-1", "tol=abc", "init=abc", "class_weight={5: 1}", "eta", "=1"]
-# not record=True: Perceptron(record=True, tol=...) raises an IndexError in trace.py
-# (a library bug, reported; the command line's tol is on by default)
+# not record=True: Perceptron(record=True, tol=...) raised an IndexError in trace.py
+# (a library bug, reported)
 
 
 def optional(data, option, values):
@@ -576,8 +576,8 @@ def test_a_trace_goes_on_after_an_epoch_without_updates():
     X = np.array([[0.0, 0.0], [0.0, 1.0], [1.0, 0.0], [1.0, 1.0]])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        model = Perceptron(record=True, tol=1e-3, shuffle="none", max_iter=30).fit(
-            X, [0, 0, 0, 1])
+        model = Perceptron(record=True, tol=1e-3, stop_mistake_free=False, shuffle="none",
+                           max_iter=30).fit(X, [0, 0, 0, 1])
     plain = Perceptron(record=True, shuffle="none").fit(X, [0, 0, 0, 1])
     assert model.n_iter_ > plain.n_iter_  # it went on past the mistake-free epoch
     np.testing.assert_array_equal(model.trace_.coef, plain.trace_.coef)

@@ -11,7 +11,18 @@ import scipy.sparse as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rosenblatt import LinearUnit, PassiveAggressiveClassifier, Perceptron, VotedPerceptron
+from rosenblatt import (
+    ALMA,
+    AROW,
+    NAROW,
+    NHERD,
+    LinearUnit,
+    MulticlassAROW,
+    PassiveAggressiveClassifier,
+    Perceptron,
+    SecondOrderPerceptron,
+    VotedPerceptron,
+)
 from rosenblatt.theory import check_mistake_bound, mistake_bound
 
 from ._estimators import ALL, LINEAR, limits, make
@@ -70,6 +81,8 @@ def test_csr_with_duplicate_entries_trains_as_its_dense_equal(cls):
         assert np.array_equal(kept, now)  # the user's matrix is not modified
 
 
+# five epochs, tol=None: not converged, the same in both forms compared
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_passive_aggressive_steps_see_the_summed_norm():
     D = duplicated(X, np.random.RandomState(1), parts=3)
     summed = PassiveAggressiveClassifier(random_state=0, max_iter=5, tol=None).fit(D, Y2)
@@ -138,10 +151,15 @@ def test_property_any_layout_equals_c_order(seed, cls, row_step, col_step, order
 # ------------------------------------------------------ scores that overflow
 
 HUGE = np.array([[1e308, -1e308, 1e308, -1e308, 1e308], [1e300] * 5])
+SMALL_SECOND_ORDER = (SecondOrderPerceptron, AROW, NAROW, NHERD, MulticlassAROW)
 
 
-@pytest.mark.parametrize("cls", [cls for cls in ALL if cls not in (VotedPerceptron, LinearUnit)],
+@pytest.mark.parametrize("cls", [cls for cls in ALL
+                                 if cls not in (VotedPerceptron, LinearUnit, ALMA)
+                                 and cls not in SMALL_SECOND_ORDER],
                          ids=lambda cls: cls.__name__)  # their scores stay finite on HUGE
+# (ALMA's weights lie in the unit q-ball; the second-order rules above keep weights of
+# order 1 here, whose alternating sums over HUGE's row stay below 1.8e308 for some class)
 @pytest.mark.parametrize("form", ["dense", "csr", "fortran", "list"])
 def test_predict_on_huge_finite_X_refuses_instead_of_nan_scores(cls, form):
     """X of 1e308 is finite, but w·x overflowed to inf − inf = NaN: predict returned

@@ -19,6 +19,16 @@ from rosenblatt.inspection import (  # noqa: E402
 )
 
 
+@pytest.fixture(autouse=True)
+def close_figures():
+    """pyplot keeps every figure until it is closed (past 20 it warns): close this
+    test's."""
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
 @pytest.fixture
 def unfinished():
     """A PLA stopped early, so some points are still misclassified."""
@@ -136,7 +146,7 @@ def test_animation_frames_skip_updates_and_show_the_update(tmp_path):
     shown = len(set(range(0, n, 4)) | {n - 1})
     assert frames == shown + 2
     with Image.open(path) as gif:
-        assert gif.n_frames == frames and gif.size == (200, 200)
+        assert gif.n_frames == frames and gif.size == (272, 200)  # 6.8 x 5 in: room for the legend
     with pytest.raises(ValueError, match="every must be a whole number >= 1"):
         animate(model.trace_, X, y, path, every=0)
     trace = model.trace_
@@ -180,3 +190,14 @@ def test_regions_display_takes_any_classifier_and_adds_the_line_when_linear():
     assert linear.boundary_ is not None and linear.boundary_.arrow_ is not None
     with pytest.raises(ValueError, match="RegionsDisplay draws 2-D data"):
         RegionsDisplay.from_estimator(Perceptron().fit(np.c_[X, X], y2), np.c_[X, X], y2)
+
+
+def test_a_learned_line_outside_the_view_is_named_in_the_legend():
+    X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]
+    far = BoundaryDisplay(X, y, [1.0, 0.0], 10.0).plot()  # x1 = -10
+    assert far.line_ is None
+    assert "learned (outside the view)" in far.ax_.get_legend_handles_labels()[1]
+    zero = BoundaryDisplay(X, y, [0.0, 0.0], 0.0).plot()
+    assert "learned (w = 0: no line)" in zero.ax_.get_legend_handles_labels()[1]
+    near = BoundaryDisplay(X, y, [1.0, 1.0], -1.5).plot()
+    assert "learned" in near.ax_.get_legend_handles_labels()[1]

@@ -50,3 +50,24 @@ def test_an_unwritable_cache_folder_only_warns(tmp_path):
     assert done.stdout.strip() == "[[3.0, 2.0]]"
     assert done.stderr.count("cannot write its compiled kernels") == 1
     assert "Set NUMBA_CACHE_DIR" in done.stderr
+
+
+def test_a_damaged_cache_entry_is_compiled_again_with_a_warning(tmp_path):
+    """A garbled .nbc or a truncated .nbi (a full disk, a killed process) made every
+    later fit fail with UnpicklingError or EOFError; the folder is ours: the kernel
+    is compiled again, its entry written anew, and a warning says so once."""
+    env = {"XDG_CACHE_HOME": str(tmp_path)}
+    assert run(env).returncode == 0  # the kernels compiled into the cache
+    folder = tmp_path / "rosenblatt" / "numba"
+    data, = folder.rglob("*online_epoch*.nbc")
+    index, = folder.rglob("*online_epoch*.nbi")
+    for spoil in (lambda: data.write_bytes(b"not a pickle at all"),
+                  lambda: index.write_bytes(index.read_bytes()[:20])):
+        spoil()
+        done = run(env)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "[[3.0, 2.0]]"
+        assert done.stderr.count("RuntimeWarning: rosenblatt's cache of compiled kernels") == 1
+        assert "held a damaged entry for online_epoch" in done.stderr
+        again = run(env)  # written anew: read as it is, without a word
+        assert again.returncode == 0 and again.stderr == "", again.stderr

@@ -97,7 +97,7 @@ def test_kernel_equals_oracle(shuffle, init, eta, fit_intercept, layout):
     X, y = integer_blobs(n=50, d=3, seed=7, separable=False)
     Xin = _layout(X, layout)
     model = Perceptron(shuffle=shuffle, init=init, eta=eta, fit_intercept=fit_intercept,
-                       max_iter=7, random_state=11)
+                       max_iter=7, tol=None, random_state=11)
     _fit_quietly(model, Xin, y)
     w, b, epochs, updates = ref.perceptron(
         X, y, eta=eta, fit_intercept=fit_intercept, max_iter=7, shuffle=shuffle,
@@ -160,7 +160,7 @@ def test_float_data_close_to_oracle():
     rng = np.random.RandomState(0)
     X = rng.randn(200, 6)
     y = np.where(X @ rng.randn(6) + 0.3 > 0, 1, -1)
-    model = _fit_quietly(Perceptron(random_state=4, eta=0.1, max_iter=30), X, y)
+    model = _fit_quietly(Perceptron(random_state=4, eta=0.1, max_iter=30, tol=None), X, y)
     w, b, epochs, _ = ref.perceptron(X, y, eta=0.1, max_iter=30, shuffle="every_epoch",
                                      rng=np.random.RandomState(4))
     assert_allclose(model.coef_[0], w, rtol=1e-10)
@@ -241,6 +241,8 @@ def test_init_array_is_bias_first():
     assert augmented(model) == [-4.0, 3.0, 2.0]
 
 
+# one epoch only, to have a fitted model whose weights are then set
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
 def test_zero_prediction_is_the_negative_class():
     model = Perceptron(init=[0, 0], max_iter=1, shuffle="none")
     model.fit([[1.0], [-1.0]], ["b", "a"])

@@ -118,3 +118,99 @@ def test_a_batch_run_is_refused_with_the_alternative():
     trace = BatchPerceptron(record=True).fit(AND_X, AND_Y).trace_
     with pytest.raises(ValueError, match="moved by many rows at once .*animate instead"):
         TracePlayer(trace, AND_X, AND_Y)
+
+
+HOSTILE_NAMES = ["<img src=x onerror=alert(1)>", "b <!--<script>"]
+HOSTILE_LABELS = np.array(["<!--<script>", "</script><img src=y onerror=alert(2)>"])
+
+
+def hostile_player():
+    """A title with the data's placeholder, names and labels that are markup."""
+    y = HOSTILE_LABELS[AND_Y]
+    model = Perceptron(shuffle="none", record=True).fit(AND_X, y)
+    return TracePlayer(model.trace_, AND_X, y, title="run __DATA__ <b>bold</b>",
+                       feature_names=HOSTILE_NAMES)
+
+
+def test_no_title_name_or_label_becomes_markup_or_script():
+    """The page was filled by string replaces, title first: a title holding
+    ``__DATA__`` received the data, and a name became a live ``<img onerror>``; a
+    ``<!--<script>`` in the data left the page's script unterminated."""
+    from html.parser import HTMLParser
+
+    class Tags(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tags, self.scripts, self.titles, self._in = [], [], [], None
+
+        def handle_starttag(self, tag, attrs):
+            self.tags.append(tag)
+            self._in = tag
+
+        def handle_endtag(self, tag):
+            self._in = None
+
+        def handle_data(self, data):
+            if self._in == "script":
+                self.scripts.append(data)
+            elif self._in in ("title", "h3"):
+                self.titles.append(data)
+
+    page = hostile_player().html()
+    parsed = Tags()
+    parsed.feed(page)
+    assert "img" not in parsed.tags and "b" not in parsed.tags
+    assert parsed.tags.count("script") == 1 and len(parsed.scripts) == 1
+    script = parsed.scripts[0]
+    assert "<" not in script.split("const DATA = ", 1)[1].split(";\n", 1)[0]
+    assert "<!--" not in script and "</script" not in script
+    assert parsed.titles == ["run __DATA__ <b>bold</b>"] * 2  # the text, as text
+    data = json.loads(script.split("const DATA = ", 1)[1].split(";\n", 1)[0])
+    assert data["names"] == HOSTILE_NAMES and data["classes"] == HOSTILE_LABELS.tolist()
+
+
+def test_hostile_text_is_shown_as_text_in_a_browser(browser, tmp_path):
+    path = hostile_player().save(tmp_path / "hostile.html")
+    browser.get(path.as_uri())
+    # the page's script ran to its end (unterminated, it never did), and no alert is open
+    # (an open alert makes every script call fail)
+    assert browser.execute_script("return window.player.step;") == 0
+    assert browser.execute_script("return document.querySelectorAll('img').length;") == 0
+    assert browser.find_element("id", "title").text == "run __DATA__ <b>bold</b>"
+    labels = browser.execute_script(
+        "return [...document.querySelectorAll('#plot text:not(.ticklabel)')]"
+        ".map(t => t.textContent);")
+    assert labels == HOSTILE_NAMES
+    legend = browser.find_element("id", "legend").text
+    assert all(f"class {label}" in legend for label in HOSTILE_LABELS)
+
+
+def test_the_player_has_ticks_a_class_legend_and_says_when_the_line_is_out_of_view(
+        browser, tmp_path):
+    # from w = (10, 1, 0), bias first: the line x1 = -10, far left of the AND square
+    model = Perceptron(init=np.array([10.0, 1.0, 0.0]), shuffle="none", record=True).fit(
+        AND_X, AND_Y)
+    path = TracePlayer(model.trace_, AND_X, AND_Y).save(tmp_path / "far.html")
+    browser.get(path.as_uri())
+    ticks = browser.execute_script(
+        "return ['xtick', 'ytick'].map(c => [...document.getElementsByClassName(c)]"
+        ".map(t => Number(t.textContent)));")
+    for values in ticks:  # round numbers across the view [-0.1, 1.1]
+        assert len(values) >= 3 and values == sorted(values)
+        assert min(values) >= -0.1 and max(values) <= 1.1
+    assert [0.0, 0.5, 1.0] == [v for v in ticks[0] if v in (0.0, 0.5, 1.0)]
+    legend = browser.find_element("id", "legend").text
+    for entry in ("class 0", "class 1", "learned line", "before the update", "margin band",
+                  "updated point"):
+        assert entry in legend
+    note = browser.find_element("id", "offview")
+    assert browser.execute_script("return window.player.offview;") is True
+    assert note.is_displayed()
+    assert note.text == "The line lies outside the view: all of it is predicted class 1."
+    browser.find_element("id", "last").click()
+    assert browser.execute_script("return window.player.offview;") is False
+    assert not note.is_displayed()
+    # PLA from zeros: no line at all at the start, and the page says why
+    model = PLA(record=True, random_state=0).fit(AND_X, AND_Y)
+    browser.get(TracePlayer(model.trace_, AND_X, AND_Y).save(tmp_path / "zero.html").as_uri())
+    assert browser.find_element("id", "offview").text.startswith("No line: w = 0")

@@ -33,14 +33,15 @@ def assert_pocket_is_the_minimum_seen(model, X, y):
 def test_xor_pocket_is_the_minimum_over_the_run(init):
     X, y = make_boolean("xor")
     model = fit_quietly(PocketPerceptron(init=init, max_iter=30, record=True,
-                                         random_state=2), X, y)
+                                         pocket_every="update", random_state=2), X, y)
     assert_pocket_is_the_minimum_seen(model, X, y)
 
 
 def test_noisy_real_data_pocket_is_the_minimum(a9a):
     X, y = a9a
     X, y = X[:1500], y[:1500]
-    model = fit_quietly(PocketPerceptron(max_iter=4, record=True, random_state=0), X, y)
+    model = fit_quietly(PocketPerceptron(max_iter=4, record=True, pocket_every="update",
+                                         random_state=0), X, y)
     assert_pocket_is_the_minimum_seen(model, X.toarray(), np.where(y > 0, 1, -1))
     vanilla = fit_quietly(Perceptron(max_iter=4, random_state=0), X, y)
     assert model.score(X, y) >= vanilla.score(X, y)

@@ -11,6 +11,8 @@ import scipy.sparse as sp
 from rosenblatt.cli import main
 from rosenblatt.io import FORMAT_VERSION, ModelFileError, load, save
 
+from rosenblatt import AveragedPerceptron, Perceptron
+
 from ._estimators import ALL, limits, make
 
 ONLINE = [cls for cls in ALL if hasattr(cls, "partial_fit")]
@@ -341,3 +343,18 @@ def test_train_resume_refuses_data_the_model_cannot_learn_from(tmp_path, capsys)
         err = capsys.readouterr().err
         assert message in err and len(err.strip().splitlines()) == 1, err
     assert not (tmp_path / "x.npz").exists()
+
+
+@pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron], ids=lambda c: c.__name__)
+def test_warm_start_on_data_of_another_width_is_refused_not_read_past(cls):
+    """The kernels index the weights by the columns of X: a wider X with the last
+    fit's weights would read and write past them (memory corruption, found by a
+    helper); narrower would silently drop weights."""
+    X = np.eye(3)
+    model = cls(warm_start=True, random_state=0, max_iter=5).fit(X, [0, 1, 1])
+    coef = model.coef_.copy()
+    for width in (2, 4):
+        with pytest.raises(ValueError, match=f"on 3 features; X has {width}"):
+            model.fit(np.eye(3, width), [0, 1, 1])
+    np.testing.assert_array_equal(model.coef_, coef)
+    assert model.n_features_in_ == 3

@@ -358,6 +358,92 @@ def _link(w, b, fit_intercept, r, out_w, out_b):
 
 
 # ---------------------------------------------------------------------------------------------
+# ALMA_2 in O(nnz) per correction: with p = q = 2 both links are the identity, so a
+# correction is w' = w + η y x̂ then w = w'/max(1, ‖w'‖). The kernel keeps w = s·v (v in
+# the array w, the intercept's component in b) and ‖v‖² (the intercept's included), so that
+# the step touches only the row's entries, ‖v‖² changes by 2c (v·x + v_b) + c²‖x‖² with
+# c = step/s, and the projection rescales s alone. s only shrinks; below ALMA_SCALE_MIN
+# (or above 1/ALMA_SCALE_MIN) it is folded into v, and at the end of the call, so that the
+# state between calls is plain w.
+
+#: The scale is folded into ``v`` below this (scikit-learn's WSCALE_MIN, as ._penalty)
+ALMA_SCALE_MIN = 1e-9
+#: ``‖v‖²`` is recomputed from ``v`` when the update cancels it below this fraction of
+#: the magnitudes that made it (the incremental sum would then keep too few digits)
+ALMA_CANCELLATION = 1e-4
+
+
+@register_jitable
+def _alma_fold(w, b, fit_intercept, s):
+    """``v ← s v`` (``w`` and ``b``); returns the exact ``‖v‖²`` after it."""
+    if s != 1.0:
+        for j in range(w.shape[0]):
+            w[j] *= s
+        if fit_intercept:
+            b[0] *= s
+    return _state_sqnorm(w, b, fit_intercept)
+
+
+@register_jitable
+def _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log):
+    """:func:`alma_epoch` for ``p = 2``: the same arithmetic on ``w = s·v``."""
+    w, b, seen, corrections = weights
+    count = seen[0]
+    extra = 1.0 if fit_intercept else 0.0
+    s = 1.0
+    vv = _state_sqnorm(w, b, fit_intercept)  # ‖v‖², the intercept's component included
+    n_mistakes = 0
+    n_updates = 0
+    n = epoch_length(X, order)
+    for t in range(n):
+        i = epoch_row(order, t)
+        prefetch_ahead(X, order, t, n, w)
+        if row_weight(sw, i) == 0.0:
+            continue
+        xx = row_sqnorm64(X, i) + extra
+        if xx == 0.0:
+            continue  # x̂ undefined
+        size = math.sqrt(xx)
+        count += 1
+        vx = row_dot(X, i, w)
+        if fit_intercept:
+            vx += b[0]
+        f = s * vx
+        yf = y[i] * f
+        if yf <= 0.0:
+            n_mistakes += 1
+        k = corrections[0] + 1
+        gamma = B / math.sqrt(k)
+        if yf / size <= (1.0 - alpha) * gamma:
+            eta = row_weight(sw, i) * C / math.sqrt(k)
+            step = eta * y[i] / size  # η_k y x̂ = (η_k y/‖x‖) x
+            c = step / s  # the step on v
+            row_axpy(X, i, w, c)
+            if fit_intercept:
+                b[0] += c
+            cross = 2.0 * c * vx
+            square = c * c * xx
+            updated = vv + cross + square
+            if updated <= ALMA_CANCELLATION * (vv + abs(cross) + square):
+                updated = _state_sqnorm(w, b, fit_intercept)
+            vv = updated
+            # back into the unit ball: ‖w'‖ = s ‖v‖
+            length = s * math.sqrt(vv)
+            if length > 1.0:
+                s /= length
+            if s < ALMA_SCALE_MIN or s > 1.0 / ALMA_SCALE_MIN:
+                vv = _alma_fold(w, b, fit_intercept, s)
+                s = 1.0
+            corrections[0] = k
+            if log is not None:
+                _log_step(log, n_updates, i, f, count)
+            n_updates += 1
+    _alma_fold(w, b, fit_intercept, s)
+    seen[0] = count
+    return n_mistakes, n_updates
+
+
+# ---------------------------------------------------------------------------------------------
 # The epochs
 
 @jit
@@ -437,6 +523,8 @@ def alma_epoch(X, y, sw, order, p, alpha, B, C, fit_intercept, weights, log):
     int64 ``(1,)`` and int64 ``(1,)`` from 0 (``corrections[0]``, the updates
     made so far, is the paper's ``k − 1``). Returns ``(n_mistakes, n_updates)``.
     """
+    if p == 2.0:
+        return _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log)
     w, b, seen, corrections = weights
     count = seen[0]
     extra = 1.0 if fit_intercept else 0.0

@@ -563,6 +563,123 @@ def _row_shrink_overload(X, i, cov, g, factor, fit_intercept):
     return _csr_diagonal_shrink if isinstance(X, types.BaseTuple) else _dense_diagonal_shrink
 
 
+# The diagonal form on CSR rows, fused: one pass over the row's entries for
+# ``f = w·x`` and ``v``, one for the move of ``w`` and the shrink of ``s``. Each
+# pass reads ``w_j`` and ``s_j`` together, where the separate helpers above read
+# ``s`` again (a cache miss per entry on wide data); every element sees the same
+# operations in the same order as in those helpers, so the results are the same
+# bit for bit (the sums run over ``k`` in the same order, without reassociation).
+
+@register_jitable
+def _csr_diagonal_dot_variance(X, i, w, cov, g, fit_intercept):
+    data, indices, indptr = X[0], X[1], X[2]
+    dot, total = 0.0, 0.0
+    for k in range(indptr[i], indptr[i + 1]):
+        j = indices[k]
+        x = _stored(data, k)
+        dot += x * w[j]
+        total += cov[j] * (x * x)
+    if fit_intercept:
+        total += cov[cov.shape[0] - 1]
+    return dot, total
+
+
+@register_jitable
+def _binary_csr_diagonal_dot_variance(X, i, w, cov, g, fit_intercept):
+    # stored values all 1: 1 · w_j is w_j and s_j (1 · 1) is s_j, exactly
+    indices, indptr = X[1], X[2]
+    dot, total = 0.0, 0.0
+    for k in range(indptr[i], indptr[i + 1]):
+        j = indices[k]
+        dot += w[j]
+        total += cov[j]
+    if fit_intercept:
+        total += cov[cov.shape[0] - 1]
+    return dot, total
+
+
+@register_jitable
+def _unfused_dot_variance(X, i, w, cov, g, fit_intercept):
+    return row_dot(X, i, w), 0.0
+
+
+def row_dot_variance(X, i, w, cov, g, fit_intercept):
+    """``(x·w, v)`` in one pass for CSR rows and a diagonal ``Σ``; ``(x·w, 0)``
+    otherwise, ``v`` left to :func:`row_variance_after` (computed only on rows
+    that may update)."""
+    if isinstance(X, tuple) and cov.ndim == 1:
+        kernel = (_binary_csr_diagonal_dot_variance if X[0] is None
+                  else _csr_diagonal_dot_variance)
+    else:
+        kernel = _unfused_dot_variance
+    return kernel(X, i, w, cov, g, fit_intercept)
+
+
+@overload(row_dot_variance, jit_options={"fastmath": False})
+def _row_dot_variance_overload(X, i, w, cov, g, fit_intercept):
+    if isinstance(X, types.BaseTuple) and cov.ndim == 1:
+        return (_binary_csr_diagonal_dot_variance if isinstance(X[0], types.NoneType)
+                else _csr_diagonal_dot_variance)
+    return _unfused_dot_variance
+
+
+def row_variance_after(X, i, cov, g, fit_intercept, fused):
+    """``v`` for row ``i``: ``fused`` (from :func:`row_dot_variance`) for CSR rows and
+    a diagonal ``Σ``, else :func:`row_variance`."""
+    if isinstance(X, tuple) and cov.ndim == 1:
+        return fused
+    return row_variance(X, i, cov, g, fit_intercept)
+
+
+@overload(row_variance_after)
+def _row_variance_after_overload(X, i, cov, g, fit_intercept, fused):
+    if isinstance(X, types.BaseTuple) and cov.ndim == 1:
+        return lambda X, i, cov, g, fit_intercept, fused: fused
+    return lambda X, i, cov, g, fit_intercept, fused: row_variance(X, i, cov, g, fit_intercept)
+
+
+@register_jitable
+def _csr_diagonal_move_shrink(X, i, w, cov, g, step, factor, fit_intercept):
+    # row_move then row_shrink, fused: the move reads s before any shrink, and the
+    # entries of a row are distinct columns (validation sums duplicates), so each
+    # s_j is read once, then w_j and s_j written
+    data, indices, indptr = X[0], X[1], X[2]
+    last = cov.shape[0] - 1
+    bias_move = step * cov[last] if fit_intercept else 0.0
+    for k in range(indptr[i], indptr[i + 1]):
+        j = indices[k]
+        sx = cov[j] * _stored(data, k)
+        w[j] += step * sx
+        cov[j] -= factor * (sx * sx)
+    if fit_intercept:
+        cov[last] -= factor * (cov[last] * cov[last])
+    return bias_move
+
+
+@register_jitable
+def _unfused_move_shrink(X, i, w, cov, g, step, factor, fit_intercept):
+    bias_move = row_move(X, i, w, cov, g, step, fit_intercept)
+    row_shrink(X, i, cov, g, factor, fit_intercept)
+    return bias_move
+
+
+def row_move_shrink(X, i, w, cov, g, step, factor, fit_intercept):
+    """:func:`row_move` then :func:`row_shrink` (in one pass for CSR rows and a
+    diagonal ``Σ``); returns the bias's move."""
+    if isinstance(X, tuple) and cov.ndim == 1:
+        kernel = _csr_diagonal_move_shrink
+    else:
+        kernel = _unfused_move_shrink
+    return kernel(X, i, w, cov, g, step, factor, fit_intercept)
+
+
+@overload(row_move_shrink, jit_options={"fastmath": False})
+def _row_move_shrink_overload(X, i, w, cov, g, step, factor, fit_intercept):
+    if isinstance(X, types.BaseTuple) and cov.ndim == 1:
+        return _csr_diagonal_move_shrink
+    return _unfused_move_shrink
+
+
 # SOP: w̃ = Σu after an update
 
 @register_jitable
@@ -691,12 +808,14 @@ def second_order_epoch(X, y, sw, order, rule, fit_intercept, state, log):
         if weight == 0.0:
             continue
         count += 1
-        activation = row_dot(X, i, w) + bias
+        dot, fused_variance = row_dot_variance(X, i, w, cov, g, fit_intercept)
+        activation = dot + bias
         margin = y[i] * activation
         if margin <= 0.0:
             n_mistakes += 1
         if could_update(rule, margin):
-            variance = max(0.0, scale * row_variance(X, i, cov, g, fit_intercept))
+            variance = max(0.0, scale * row_variance_after(X, i, cov, g, fit_intercept,
+                                                           fused_variance))
             fires, alpha, beta, gamma = binary_step(rule, margin, variance, weight, c_t)
             if fires:
                 if rule.code == SOP:
@@ -708,8 +827,8 @@ def second_order_epoch(X, y, sw, order, rule, fit_intercept, state, log):
                     bias = row_sop_weights(X, i, w, cov, u, g, fit_intercept)
                 else:
                     # the true Σ is scale · cov: Σx̃ = scale · (cov x̃)
-                    bias += row_move(X, i, w, cov, g, alpha * y[i] * scale, fit_intercept)
-                    row_shrink(X, i, cov, g, beta * scale, fit_intercept)
+                    bias += row_move_shrink(X, i, w, cov, g, alpha * y[i] * scale,
+                                            beta * scale, fit_intercept)
                     scale *= gamma
                 if log is not None:
                     _log_step(log, n_updates, i, activation, count)

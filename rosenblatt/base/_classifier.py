@@ -10,6 +10,7 @@ seeded generator so that the threads never change the result).
 """
 
 import contextlib
+import difflib
 import os
 import sys
 import warnings
@@ -49,6 +50,15 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
     #: The file a model was read from (see :func:`rosenblatt.io.load`), until a new fit.
     _model_file = None
 
+    def __new__(cls, *args, **params):
+        # Python would refuse an unknown keyword in the name of the class that defines
+        # __init__ ("PenalizedRuleParameters.__init__() got an unexpected keyword..."):
+        # name the estimator and the parameter meant instead
+        unknown = [name for name in params if name not in cls._get_param_names()]
+        if args or unknown:
+            raise TypeError(unknown_parameters_message(cls, args, unknown))
+        return super().__new__(cls)
+
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, sample_weight=None):
         """Learn from ``X`` (n_samples, n_features) and labels ``y``.
@@ -65,6 +75,7 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
         """
         if self.warm_start:
             self._refuse_if_loaded("warm_start=True")
+        width = getattr(self, "n_features_in_", None)
         X, y = validate_X_y(self, X, y, reset=True)
         classes = check_classes(y)
         warm = self.warm_start and hasattr(self, "_problems")
@@ -72,6 +83,12 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"warm_start=True needs the classes of the first fit {self.classes_.tolist()!r}"
                 f", got {classes.tolist()!r}; set warm_start=False to start afresh."
+            )
+        if warm and X.shape[1] != width:  # the kernels would read past the weights
+            self.n_features_in_ = width
+            raise ValueError(
+                f"warm_start=True continues the last fit, on {width} features; X has "
+                f"{X.shape[1]}. Set warm_start=False to start afresh."
             )
         learner = self._start_fit(classes, X, warm)
         codes = encode_labels(y, classes)
@@ -205,6 +222,34 @@ class OnlineMixin:
         weights = row_weights(X, codes, self.classes_, sample_weight, self.class_weight)
         self._learn(learner, X, codes, weights, partial=True)
         return self
+
+
+#: scikit-learn's names for parameters rosenblatt calls otherwise
+_SCIKIT_LEARN_NAMES = {"eta0": "eta", "learning_rate": "eta", "n_iter": "max_iter"}
+
+
+def unknown_parameters_message(cls, args, unknown):
+    """Why ``cls(*args, **params)`` is refused, with the parameter meant.
+
+    >>> from rosenblatt import Perceptron
+    >>> print(unknown_parameters_message(Perceptron, (), ["eta0"]))
+    Perceptron got an unexpected keyword argument 'eta0': did you mean eta (scikit-learn's \
+eta0)? See help(Perceptron) for its parameters.
+    """
+    name, names = cls.__name__, cls._get_param_names()
+    if args:
+        return (f"{name} takes its parameters by keyword only, e.g. {name}({names[0]}=...); "
+                f"got {len(args)} positional argument(s).")
+    given = unknown[0]
+    meant = _SCIKIT_LEARN_NAMES.get(given)
+    if meant in names:
+        hint = f": did you mean {meant} (scikit-learn's {given})?"
+    else:
+        close = difflib.get_close_matches(given, names, n=1)
+        hint = f": did you mean {close[0]}?" if close else \
+            f"; its parameters are {', '.join(names)}."
+    return f"{name} got an unexpected keyword argument {given!r}{hint} See help({name}) " \
+        "for its parameters."
 
 
 @contextlib.contextmanager

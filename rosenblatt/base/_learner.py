@@ -256,38 +256,62 @@ class Learner(ABC):
 
 
 class ToleranceStop:
-    """Mixin: the ``tol`` parameter, scikit-learn's stopping rule.
+    """Mixin: the ``tol`` parameter, scikit-learn's stopping rule, beside the texts'.
 
-    With ``tol=None`` training follows the texts: it ends after an epoch without
-    a mistake. With a number it ends as scikit-learn's SGD does, whatever the
-    mistakes: after ``n_iter_no_change`` epochs in a row whose mean training
-    loss (measured on each example as it is met, before its update) was not
-    below the best so far minus ``tol``. On several shards the epoch's loss is
-    the mean over every shard's examples, so the rule decides as it would
-    serially. Early stopping with ``tol`` uses the same rule on the held-out
-    accuracy, improvements of at least ``tol``.
+    Two rules end training before ``max_iter``:
+
+    - the texts' (Ahmed & Pavlu, CISC 271's "missed" flag): an epoch without a
+      mistake, when ``stop_mistake_free`` is true;
+    - scikit-learn's, with ``tol`` a number: ``n_iter_no_change`` epochs in a
+      row whose mean training loss (measured on each example as it is met,
+      before its update) was not below the best so far minus ``tol``. On
+      several shards the epoch's loss is the mean over every shard's examples,
+      so the rule decides as it would serially. Early stopping with ``tol``
+      uses the same rule on the held-out accuracy, improvements of at least
+      ``tol``.
+
+    Whichever comes first ends training. A rule without a ``stop_mistake_free``
+    parameter (passive-aggressive, as scikit-learn's) stops at a mistake-free
+    epoch only when ``tol`` is None.
     """
 
     def _score_tol(self):
         return self.tol
 
+    def _stops_mistake_free(self):
+        return getattr(self, "stop_mistake_free", self.tol is None)
+
     def _stop(self, problem, scores, n_updates):
-        if self.tol is None:
-            return super()._stop(problem, scores, n_updates)
-        if self.early_stopping:
-            return False  # the held-out accuracy decides (see _held_out_stalled)
+        # the loss is followed every epoch, so that its count of stale epochs is right
+        # whichever rule ends training
+        stalled = self.tol is not None and not self.early_stopping and \
+            self._loss_stalled(problem)
+        mistake_free = n_updates == 0
+        # converged_: the loss settled, or the last epoch made no mistake (without tol,
+        # also when stop_mistake_free=False went on to max_iter: Daumé's Algorithm 7)
+        problem.converged = stalled or (mistake_free and (
+            self._stops_mistake_free() or self.tol is None))
+        return stalled or (mistake_free and self._stops_mistake_free())
+
+    def _loss_stalled(self, problem):
+        """scikit-learn's rule on the epoch's mean training loss."""
         loss = problem.epoch_loss
         if loss > problem.best_loss - self.tol:
             problem.n_no_improvement += 1
         else:
             problem.n_no_improvement = 0
         problem.best_loss = min(problem.best_loss, loss)
-        problem.converged = problem.n_no_improvement >= self.n_iter_no_change
-        return problem.converged
+        return problem.n_no_improvement >= self.n_iter_no_change
 
     def _not_converged_message(self, problems, which):
         if self.tol is None:
             return super()._not_converged_message(problems, which)
+        if self._stops_mistake_free():
+            return (
+                f"{self.name} ran max_iter={self.max_iter} epochs{which} without a "
+                f"mistake-free pass, and its training loss was still falling by more than "
+                f"tol={self.tol}; the data may not be linearly separable — {self._advice}."
+            )
         return (
             f"{self.name} ran max_iter={self.max_iter} epochs{which} and its "
             f"training loss was still improving by more than tol={self.tol}; increase "

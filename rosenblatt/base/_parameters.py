@@ -30,6 +30,7 @@ CONSTRAINTS = {
     "fit_intercept": ["boolean"],
     "max_iter": [WholeNumber(1, None, closed="left")],
     "max_updates": [WholeNumber(1, None, closed="left")],
+    "pocket": ["boolean"],
     "shuffle": [StrOptions(set(SHUFFLE_MODES))],
     "init": [StrOptions(set(INIT_MODES)), "array-like"],
     "random_state": [
@@ -48,6 +49,7 @@ CONSTRAINTS = {
     "average": ["boolean"],
     "margin": [Interval(Real, 0, None, closed="left")],
     "tol": [Interval(Real, 0, None, closed="left"), None],
+    "stop_mistake_free": ["boolean"],
     "penalty": [StrOptions({"l2", "l1", "elasticnet"}), None],
     "alpha": [Interval(Real, 0, None, closed="left")],
     "l1_ratio": [Interval(Real, 0, 1, closed="both")],

@@ -5,6 +5,7 @@ import ast
 import contextlib
 import pathlib
 import sys
+import tempfile
 
 import numpy as np
 
@@ -214,8 +215,9 @@ def output_file(path, default_name, suffix):
 
 def check_output(path, option="-o"):
     """Refuse, before any work, a file that cannot be written: a folder, or one in
-    a folder that does not exist (``train`` wrote its model through a temporary
-    file, and the error named that file, after the whole fit).
+    a folder that does not exist or where no file can be made (``train`` wrote its
+    model through a temporary file, and the error named that file, after the whole
+    fit).
 
     >>> check_output("model.npz")
     >>> check_output("no/such/folder/model.npz")
@@ -228,6 +230,12 @@ def check_output(path, option="-o"):
         raise ValueError(f"{option} {path}: a folder; give the name of a file to write")
     if not path.parent.is_dir():
         raise ValueError(f"{option} {path}: the folder {path.parent} does not exist")
+    try:  # the way the file will be written: a new file in that folder (permissions alone
+        # do not say it: root may write anywhere but in /proc, a read-only mount, ...)
+        tempfile.TemporaryFile(dir=path.parent).close()
+    except OSError as error:
+        raise ValueError(f"{option} {path}: cannot write in the folder {path.parent} "
+                         f"({error.strerror or error})") from None
 
 
 @contextlib.contextmanager

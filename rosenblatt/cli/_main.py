@@ -2,6 +2,7 @@
 
 import argparse
 import importlib
+import os
 import sys
 import warnings
 
@@ -19,11 +20,13 @@ COMMANDS = {
     "predict": "Predict the labels of a data file with a saved model.",
     "evaluate": "Accuracy and confusion matrix of a saved model on a labelled data file.",
     "plot": "Draw a saved binary model's boundary over 2-D data (PNG).",
-    "animate": "Train on 2-D data with a trace and write one frame per update (GIF, or "
-               "MP4).",
+    "animate": "Train on 2-D data with a trace and write a frame per update (every K-th "
+               "of a long run; GIF, or MP4), or the step-through player.",
     "experiment": "Run an experiment of the texts: print its table, optionally save its "
                   "figure.",
     "datasets": "List the built-in data sets, or export one to CSV with --export NAME.",
+    "tag": "Sequence labelling on CoNLL files: 'tag train' a tagger, 'tag evaluate' it, "
+           "'tag predict' the labels of a file.",
     "warmup": "Compile every kernel into numba's disk cache (for container images and CI).",
 }
 
@@ -50,8 +53,18 @@ def build_parser(only=None):
     return parser
 
 
+#: the exit code when the reader of standard output closed it (``| head -1``): 128 + 13,
+#: what the shell reports for a Unix tool that SIGPIPE ended, so that ``set -o pipefail``
+#: still sees that not every line was delivered, without a message
+EXIT_PIPE_CLOSED = 141
+
+
 def main(argv=None):
-    """Run the command line; returns the exit code (0 success, 2 bad usage or input).
+    """Run the command line and return its exit code.
+
+    0 on success, 2 for bad usage or input, 130 when interrupted, 141 when the
+    reader of standard output closed it before the end (quietly, as Unix tools
+    do: ``rosenblatt evaluate model.npz test.csv | head -1``).
 
     >>> import os, tempfile
     >>> main(["datasets", "--export", "and", "-o", os.path.join(tempfile.mkdtemp(), "and.csv")])
@@ -76,6 +89,11 @@ def main(argv=None):
         with warnings.catch_warnings():
             warnings.showwarning = _one_line(args.command, held)
             code = args.run(args)
+            sys.stdout.flush()  # here, where a closed pipe is caught, not at exit
+    except BrokenPipeError:  # an OSError, but no error of ours: the reader has gone
+        _show(held)
+        _silence_stdout()
+        return EXIT_PIPE_CLOSED
     except (ValueError, OSError) as error:
         # the error alone: a warning it made moot (a fit that did not converge, then a
         # file that could not be written) would make two lines of one failure
@@ -113,6 +131,18 @@ def _one_line(command, held):
     def show(message, category, filename, lineno, file=None, line=None):
         held.append(f"rosenblatt {command}: warning: {one_line(message)}")
     return show
+
+
+def _silence_stdout():
+    """Point standard output at the null device: the interpreter flushes it again at
+    exit, and a closed pipe would print "Exception ignored ... BrokenPipeError"."""
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's capture)
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, descriptor)
+    os.close(null)
 
 
 def _show(held):

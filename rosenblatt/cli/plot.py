@@ -34,7 +34,7 @@ def plot_boundary(model, X, y, output, feature_names=None):
     display = BoundaryDisplay.from_estimator(model, dense(X), y)
     if feature_names is not None:
         display.feature_names = list(feature_names)
-    display.plot()
+    display.plot(legend_loc="outside")  # inside the axes it covered points
     display.figure_.savefig(output, dpi=100, bbox_inches="tight")
     return display
 
@@ -51,5 +51,8 @@ def run(args):
     check_output(output)
     X, y = read_data(args.data, args.label, model)
     display = plot_boundary(model, X, y, output, feature_names(args.data, args.label))
+    import matplotlib.pyplot as plt
+
+    plt.close(display.figure_)  # written: pyplot would keep it as long as this process runs
     print(f"wrote {output} ({len(display.misclassified)} misclassified)")
     return 0

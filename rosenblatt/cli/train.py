@@ -10,7 +10,6 @@ from ..base import ToleranceStop
 from ..datasets import ChunkedFile
 from ..engine import make_estimator
 from ..io import load, save
-from ..linear_model import LinearUnit
 from ..streaming import fit_chunks
 from ._common import (
     add_data_arguments,
@@ -36,24 +35,37 @@ class Training:
 
     def lines(self, output):
         model = self.model
-        name = type(getattr(model, "estimator_", model)).__name__
-        lines = [f"model      {name} -> {output}",
-                 f"classes    {', '.join(map(str, model.classes_))}",
-                 f"epochs     {model.n_iter_}   updates {model.n_updates_}   "
-                 f"converged {model.converged_}"]
         inner = getattr(model, "estimator_", model)
+        lines = [f"model      {type(inner).__name__} -> {output}",
+                 f"classes    {', '.join(map(str, model.classes_))}"]
+        if "max_updates" in inner.get_params():  # PLA: its n_iter_ counts updates, not epochs
+            lines.append(f"updates    {count(model.n_updates_)}   converged {model.converged_}")
+        else:
+            lines.append(f"epochs     {count(model.n_iter_)}   updates {count(model.n_updates_)}"
+                         f"   converged {model.converged_}")
         tol = inner.get_params().get("tol") if _stops_by_tol(inner) else None
         if tol is not None:
             lines.append(f"stopping   tol={tol:g}, scikit-learn's rule (--tol none: stop at "
                          "the first epoch without a mistake)")
         if hasattr(model, "n_shards_"):
+            # sum of mu * mistakes: a fraction with uniform mixing, shown to the whole mistake
             lines.append(f"shards     {model.n_shards_} ({model.backend_}), mixed mistakes "
-                         f"{', '.join(f'{m:g}' for m in model.mixed_mistakes_)}")
+                         f"{', '.join(count(m) for m in model.mixed_mistakes_)}")
         if self.chunk_size is None:
             lines.append(f"accuracy   {self.accuracy:.4f} (training data)")
         else:
-            lines.append(f"rows       {self.n_rows} in blocks of {self.chunk_size}")
+            lines.append(f"rows       {count(self.n_rows)} in blocks of {count(self.chunk_size)}")
         return lines
+
+
+def count(n):
+    """A count as the command prints it: a whole number with thousands separators
+    (``%g`` printed 7014670 as ``7.01467e+06``).
+
+    >>> count(7014670), count(34650.5), count(3)
+    ('7,014,670', '34,650', '3')
+    """
+    return f"{round(float(n)):,}"
 
 
 def train(model, path, *, label=None, chunk_size=None, epochs=None, show_progress=False,
@@ -154,7 +166,7 @@ def resume(model, path, *, label=None, chunk_size=None, epochs=None, source="the
     >>> from rosenblatt import Perceptron
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "and.csv"
     >>> _ = path.write_text("x1,x2,y\\n0,0,0\\n0,1,0\\n1,0,0\\n1,1,1\\n")
-    >>> model = Perceptron(shuffle="none").partial_fit([[0, 0]], [0], classes=[0, 1])
+    >>> model = Perceptron(shuffle="none", tol=None).partial_fit([[0, 0]], [0], classes=[0, 1])
     >>> training = resume(model, path)
     >>> training.model.coef_.tolist(), training.model.n_iter_, training.accuracy
     ([[3.0, 2.0]], 10, 1.0)
@@ -241,12 +253,12 @@ def add_arguments(parser):
                         help="scikit-learn's stopping rule for the models that have it "
                              "(perceptron, averaged, voted, pocket, multiclass, kernel, "
                              "passive_aggressive): stop when the training loss has not "
-                             "improved by TOL for n_iter_no_change epochs. Default 1e-3, as "
-                             "scikit-learn; 'none' for the textbook rule (stop after an epoch "
-                             "without a mistake). For linear_unit its own rule: stop when an "
-                             "epoch changes the loss by at most TOL relative (default 1e-6); "
-                             "'none' runs every epoch without computing the loss. --set "
-                             "tol=... does the same (None, not 'none', there)")
+                             "improved by TOL for n_iter_no_change epochs; 'none' for the "
+                             "textbook rule (stop after an epoch without a mistake). For "
+                             "linear_unit its own rule: stop when an epoch changes the loss by "
+                             "at most TOL relative; 'none' runs every epoch without computing "
+                             "the loss. Default: the estimator's own tol, as fit() in Python. "
+                             "--set tol=... does the same (None, not 'none', there)")
     parser.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                         help="an estimator parameter, e.g. --set eta=0.5 --set shuffle=none")
     parser.add_argument("-o", "--output", required=True, help="model file to write (.npz)")
@@ -262,10 +274,6 @@ def add_arguments(parser):
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="Dask scheduler address for --shards, e.g. tcp://host:8786")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-
-
-#: the command line's tol for the models with scikit-learn's stopping rule
-DEFAULT_TOL = 1e-3
 
 
 def _stops_by_tol(model):
@@ -286,33 +294,29 @@ def _tol(text):
 
 
 def with_tol(model, settings, tol):
-    """``model`` with the command line's ``tol``: ``DEFAULT_TOL`` unless ``--tol`` or
-    ``--set tol=`` says otherwise, for the models with scikit-learn's stopping rule.
-    The same with ``--shards``: parameter mixing carries ``tol`` (the epoch's loss
-    summed over the shards), so the stopping rule does not change with the shards.
+    """``model`` with ``--tol`` set when it is given (and ``--set tol=`` is not, which
+    wins); otherwise the estimator's own default, so that the command line trains the
+    model that ``fit`` in Python trains with the same parameters (the command line
+    used to put ``tol=1e-3`` on the models without one). Parameter mixing carries
+    ``tol`` to its shards, so ``--shards`` does not change the stopping rule.
 
-    >>> from rosenblatt import Perceptron, PLA
-    >>> with_tol(Perceptron(), {}, None).tol, with_tol(Perceptron(), {}, "none").tol
-    (0.001, None)
-    >>> from rosenblatt import LinearUnit
-    >>> with_tol(LinearUnit(), {}, None).tol, with_tol(LinearUnit(), {}, "none").tol
-    (1e-06, None)
+    >>> from rosenblatt import LinearUnit, PLA, Perceptron
+    >>> with_tol(Perceptron(), {}, None).tol == Perceptron().tol
+    True
+    >>> with_tol(Perceptron(), {}, 0.01).tol, with_tol(LinearUnit(), {}, "none").tol
+    (0.01, None)
     >>> with_tol(PLA(), {}, 0.1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: --tol applies to ... PLA stops by its own rule
     """
-    if "tol" in settings:
+    if tol is None or "tol" in settings:
         return model
-    if isinstance(model, LinearUnit):  # its own rule, with its own default
-        return model if tol is None else model.set_params(tol=None if tol == "none" else tol)
-    if not _stops_by_tol(model):
-        if tol is not None:
-            raise ValueError("--tol applies to perceptron, averaged, voted, pocket, "
-                             "multiclass, kernel, passive_aggressive and linear_unit; "
-                             f"{type(model).__name__} stops by its own rule")
-        return model
-    return model.set_params(tol=DEFAULT_TOL if tol is None else (None if tol == "none" else tol))
+    if "tol" not in model.get_params():
+        raise ValueError("--tol applies to perceptron, averaged, voted, pocket, "
+                         "multiclass, kernel, passive_aggressive and linear_unit; "
+                         f"{type(model).__name__} stops by its own rule")
+    return model.set_params(tol=None if tol == "none" else tol)
 
 
 def run(args):
@@ -325,7 +329,7 @@ def run(args):
     training = train(model, args.data, label=args.label, chunk_size=args.chunk_size,
                      epochs=args.epochs, show_progress=show_progress(args), shards=args.shards,
                      scheduler=args.scheduler)
-    save(training.model, args.output)
+    _save(training.model, args.output)
     print("\n".join(training.lines(args.output)))
     return 0
 
@@ -340,11 +344,19 @@ def _run_resumed(args, settings):
     if model._model_file is not None:  # a file without training state (format version 1)
         raise ValueError(f"{args.resume} holds no training state (it was written by an older "
                          "rosenblatt, or with training_state=False): train afresh instead")
-    set_checked(model, settings)
-    if args.tol is not None:  # only when asked: the saved model keeps its own tol
-        model = with_tol(model, settings, args.tol)
+    model = with_tol(set_checked(model, settings), settings, args.tol)  # its own tol unless asked
     training = resume(model, args.data, label=args.label, chunk_size=args.chunk_size,
                       epochs=args.epochs, source=args.resume)
-    save(training.model, args.output)
+    _save(training.model, args.output)
     print("\n".join([f"resumed    {args.resume}"] + training.lines(args.output)))
     return 0
+
+
+def _save(model, path):
+    """Write the model file; a failure (the disk full after the fit, say) names the
+    file asked for, not the temporary file that :func:`~rosenblatt.io.save` writes
+    first."""
+    try:
+        save(model, path)
+    except OSError as error:
+        raise OSError(f"-o {path}: cannot write the model ({error.strerror or error})") from None

@@ -17,7 +17,7 @@ def and_epochs(eta=1.0):
     ([1, 2, 0.0, 1.0, 1.0], [9, 0, -4.0, 3.0, 2.0])
     """
     X, y = make_boolean("and")
-    model = Perceptron(shuffle="none", eta=eta, record=True).fit(X, y)
+    model = Perceptron(shuffle="none", eta=eta, tol=None, record=True).fit(X, y)
     trace = model.trace_
     rows, weights = [], []
     w, b = np.zeros(2), 0.0

@@ -10,12 +10,16 @@ from ._result import ExperimentResult, check_counts, progress
 FEATURES = ["petal length (cm)", "petal width (cm)"]
 
 
-def iris_restarts(n_restarts=4, etas=(1.0, 0.1), *, random_state=0, show_progress=True):
+def iris_restarts(n_restarts=4, etas=(1.0, 0.1), *, shuffle="none", random_state=0,
+                  show_progress=True):
     """Setosa against the rest on the petal features, from ``n_restarts`` random
     starting weights (U[0, 1), bias first) and each learning rate in ``etas``.
 
-    A smaller η makes each update small next to the random start, so more
-    epochs pass before the data are separated.
+    The rows are visited in the data's fixed order, as the lecture's loop ("for
+    each training sample i") does, until a pass without a mistake (its
+    "missed" flag); ``shuffle`` is the estimator's, for the other orders. A
+    smaller η makes each update small next to the random start, so more epochs
+    pass before the data are separated.
 
     >>> result = iris_restarts(n_restarts=2, etas=(1.0,), show_progress=False)
     >>> [row[:2] for row in result.rows], all(row[4] == 1.0 for row in result.rows)
@@ -28,7 +32,7 @@ def iris_restarts(n_restarts=4, etas=(1.0, 0.1), *, random_state=0, show_progres
     rows, boundaries = [], []
     for restart, seed in enumerate(progress(seeds, show_progress, "iris_restarts"), start=1):
         for eta in etas:
-            model = Perceptron(init="uniform", eta=eta, shuffle="every_epoch",
+            model = Perceptron(init="uniform", eta=eta, shuffle=shuffle, tol=None,
                                random_state=int(seed)).fit(X, y)
             vector = np.r_[model.intercept_, model.coef_[0]]
             rows.append([restart, float(eta), model.n_iter_, model.n_updates_,

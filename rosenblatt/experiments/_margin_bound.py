@@ -26,7 +26,8 @@ def margin_bound(margins=(0.2, 0.1, 0.05, 0.02, 0.01), n_samples=200, *, random_
         distance = np.abs(target[0] + X @ target[1:]) / np.linalg.norm(target[1:])
         keep = np.flatnonzero(distance > gap)[:n_samples]
         X, y = X[keep], y[keep]
-        model = Perceptron(random_state=rng, max_iter=100_000).fit(X, y)
+        # to the first mistake-free epoch, however long: no loss-stall rule (tol)
+        model = Perceptron(random_state=rng, max_iter=100_000, tol=None).fit(X, y)
         rows.append([float(gap), len(y), model.n_updates_, float(mistake_bound(X, y))])
 
     def draw(plt):

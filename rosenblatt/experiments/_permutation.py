@@ -65,7 +65,9 @@ def permutation(n_samples=100, n_runs=1000, *, confidence=0.95, random_state=0,
         X, y = X[order], y[order]
         seed = int(rng.randint(2**31 - 1))
         for mode in MODES:
-            model = Perceptron(shuffle=mode, max_iter=10_000, random_state=seed).fit(X, y)
+            # epochs to the first mistake-free one: no loss-stall rule (tol)
+            model = Perceptron(shuffle=mode, max_iter=10_000, tol=None,
+                               random_state=seed).fit(X, y)
             epochs[mode].append(model.n_iter_)
             updates[mode].append(model.n_updates_)
     epochs = {mode: np.array(values, dtype=float) for mode, values in epochs.items()}

@@ -30,7 +30,10 @@ def variants(datasets=tuple(DATASETS), n_epochs=10, *, random_state=0, show_prog
         X_train, X_test, y_train, y_test = split(name, random_state)
         errors[name] = {}
         for variant, cls in VARIANTS.items():
-            model = cls(max_iter=n_epochs, random_state=random_state)
+            # n_epochs epochs, unless one makes no mistake: no loss-stall rule (tol);
+            # the pocket judged after every update, as Gallant's is
+            extra = {"pocket_every": "update"} if cls is PocketPerceptron else {}
+            model = cls(max_iter=n_epochs, tol=None, random_state=random_state, **extra)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 model.fit(X_train, y_train)

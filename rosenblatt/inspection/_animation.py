@@ -53,16 +53,18 @@ def animate(trace, X, y, path, *, target=None, fps=2, dpi=80, every=1, feature_n
                        f"update {k + 1}, epoch {int(trace.epoch[k])}"))
     last = frames[-1]
     frames.append((last[0], last[1], None, None, f"final ({len(trace)} updates)"))
-    figure, ax = plt.subplots(figsize=(5, 5))
-    # fixed margins, room for both axis labels, the same in every frame
-    figure.subplots_adjust(left=0.14, right=0.97, bottom=0.1, top=0.92)
+    figure, ax = plt.subplots(figsize=(6.8, 5))
+    # fixed margins, the same in every frame: room for both axis labels, and on the
+    # right for the legend, which inside the axes covered points (or jumped between
+    # frames as "best")
+    figure.subplots_adjust(left=0.11, right=0.72, bottom=0.1, top=0.92)
     with writer.saving(figure, path, dpi=dpi):
         for coef, intercept, row, before, label in frames:
             ax.clear()
             display = BoundaryDisplay(X, y, coef, intercept, target=target,
                                       title=f"N = {len(X)}, {label}", highlight=row,
                                       previous=before, feature_names=feature_names)
-            display.plot(ax=ax)
+            display.plot(ax=ax, legend_loc="outside")
             writer.grab_frame()
     plt.close(figure)
     return len(frames)

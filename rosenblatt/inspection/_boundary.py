@@ -115,11 +115,17 @@ class BoundaryDisplay:
         return [boundary_segment(self.coef, self.intercept + sign * gamma, self.xlim, self.ylim)
                 for sign in (-1, 1)]
 
-    def plot(self, ax=None):
+    def plot(self, ax=None, *, legend_loc="best"):
+        """Draw on ``ax`` (a new figure if None). ``legend_loc`` is matplotlib's
+        ``loc`` (``"best"``, the default, is the place that covers the fewest points
+        and lines, decided when the figure is drawn), or ``"outside"``: to the right
+        of the axes, in room the figure leaves there (the frames of
+        :func:`~rosenblatt.inspection.animate`, where one that moved would jump)."""
         import matplotlib.pyplot as plt
 
-        if ax is None:
-            _, ax = plt.subplots(figsize=(5, 5))
+        if ax is None:  # wider with the legend outside, laid out to hold it
+            _, ax = plt.subplots(figsize=(6.4, 5), layout="constrained") \
+                if legend_loc == "outside" else plt.subplots(figsize=(5, 5))
         positive = self.y == self.classes[-1]
         ax.scatter(*self.X[~positive].T, c=NEGATIVE, label=str(self.classes[0]), zorder=3)
         ax.scatter(*self.X[positive].T, c=POSITIVE, label=str(self.classes[-1]), zorder=3)
@@ -148,12 +154,17 @@ class BoundaryDisplay:
             self.arrow_ = ax.annotate("", xy=end, xytext=start,
                                       arrowprops={"arrowstyle": "->", "color": LEARNED,
                                                   "lw": 1.5})
+        else:  # say so, rather than draw nothing: an entry in the legend, off the points
+            why = "w = 0: no line" if not np.any(self.coef) else "outside the view"
+            ax.plot([], [], color=LEARNED, lw=2, label=f"learned ({why})")
         ax.set(xlim=self.xlim, ylim=self.ylim, aspect="equal",
                xlabel=self.feature_names[0], ylabel=self.feature_names[1])
         if self.title:
             ax.set_title(self.title)
-        # one fixed corner ("best" moves with the points), so that it never jumps
-        # between the frames of an animation
-        ax.legend(loc="upper left", fontsize=7, framealpha=0.6, markerscale=0.6)
+        style = {"fontsize": 7, "framealpha": 0.6, "markerscale": 0.6}
+        if legend_loc == "outside":
+            ax.legend(loc="upper left", bbox_to_anchor=(1.03, 1), borderaxespad=0, **style)
+        else:
+            ax.legend(loc=legend_loc, **style)
         self.ax_, self.figure_ = ax, ax.figure
         return self

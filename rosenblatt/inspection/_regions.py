@@ -78,7 +78,7 @@ class RegionsDisplay:
             for label in np.unique(y):
                 ax.scatter(*X[np.asarray(y) == label].T, label=str(label), edgecolors="k",
                            zorder=3)
-            ax.legend(loc="upper left", fontsize=7, framealpha=0.8)
+            ax.legend(loc="best", fontsize=7, framealpha=0.8)  # where it covers fewest points
         if title and boundary is None:
             ax.set_title(title)
         return cls(regions, boundary, ax)

@@ -159,6 +159,13 @@ class AveragedPerceptron(OnlineMixin, PenalizedRuleParameters, LinearModel,
     ``SGDClassifier(loss="perceptron", learning_rate="constant", eta0=1,
     penalty=None, average=True)``, whose weights ours equal on dense data.
 
+    Training stops after the first epoch without a mistake (the rule of Ahmed &
+    Pavlu and CISC 271, not Daumé's: Algorithm 7 runs all MaxIter epochs and
+    goes on averaging after a mistake-free one, ``stop_mistake_free=False``);
+    on data that never get there, once the training loss stops falling
+    (``tol``, scikit-learn's rule and default); else after ``max_iter`` epochs,
+    with a ``ConvergenceWarning``.
+
     Parameters
     ----------
     eta : float, default=1.0
@@ -192,12 +199,20 @@ class AveragedPerceptron(OnlineMixin, PenalizedRuleParameters, LinearModel,
     max_iter : int, default=1000
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
-    tol : float or None, default=None
-        ``None``: stop after the first epoch without a mistake (the texts). A
-        number: scikit-learn's rule instead — stop once the epoch's mean training
-        loss (``max(0, margin − y a)``, each example's taken when it is met) has not fallen
-        below the best so far minus ``tol`` for ``n_iter_no_change`` epochs in a
-        row. The command line's ``train`` uses ``tol=1e-3``, as scikit-learn.
+    tol : float or None, default=1e-3
+        scikit-learn's stopping rule, for data that never give a mistake-free
+        epoch: stop once the epoch's mean training loss (``max(0, margin − y a)``,
+        each example's taken when it is met) has not fallen below the best so
+        far minus ``tol`` for ``n_iter_no_change`` epochs in a row (on a9a
+        after 9 to 13 epochs; scikit-learn's ``Perceptron``, whose default this
+        is, after 6 to 9). ``None``: no such rule (the texts), only
+        ``stop_mistake_free`` and ``max_iter``.
+    stop_mistake_free : bool, default=True
+        Stop after the first epoch without a mistake (Ahmed & Pavlu, and CISC
+        271's "missed" flag), whether or not ``tol`` is set. ``False``: go on to
+        ``max_iter`` (or ``tol``'s stop) and keep averaging, as Daumé's
+        Algorithm 7 does: the running weights no longer change, so the mean
+        moves towards them and predictions can change (see Notes).
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -252,11 +267,35 @@ class AveragedPerceptron(OnlineMixin, PenalizedRuleParameters, LinearModel,
     n_updates_ : int
         Mistakes that changed the running weights (summed over the problems).
     converged_ : bool
-        Whether a pass without mistakes was reached (by every problem).
+        Whether every problem ended by a stopping rule rather than at
+        ``max_iter``: its last epoch made no mistake, or its loss settled
+        (``tol``). ``False`` comes with a ``ConvergenceWarning``.
     n_examples_ : int
         ``T``, the examples the mean is over (the largest over the problems).
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
+
+    Notes
+    -----
+    Daumé's Algorithm 7 exactly is ``max_iter=MaxIter, tol=None,
+    stop_mistake_free=False, shuffle="none"``, its weights being ours times
+    ``T / (T + 1)``. On AND with MaxIter = 50 it ends at ``b = −3.72``,
+    ``w = (2.82, 1.87)``, where the default stops after the mistake-free 9th
+    epoch at ``b = −2.56``, ``w = (2.08, 1.33)``; the two predict differently
+    at ``x = (1, 0.4)``:
+
+    >>> from rosenblatt import AveragedPerceptron
+    >>> X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [-1, -1, -1, 1]
+    >>> algorithm_7 = AveragedPerceptron(max_iter=50, tol=None, stop_mistake_free=False,
+    ...                                  shuffle="none").fit(X, y)
+    >>> T = algorithm_7.n_examples_
+    >>> T, (algorithm_7.intercept_ * T / (T + 1)).round(2).tolist()
+    (200, [-3.72])
+    >>> (algorithm_7.coef_ * T / (T + 1)).round(2).tolist()
+    [[2.82, 1.87]]
+    >>> default = AveragedPerceptron(shuffle="none").fit(X, y)
+    >>> algorithm_7.predict([[1, 0.4]]).tolist(), default.predict([[1, 0.4]]).tolist()
+    ([-1], [1])
 
     References
     ----------

@@ -270,6 +270,222 @@ class BudgetState(DualState):
         self._gram = None
 
 
+#: Rows scored against the support in one kernel product by the epoch of the
+#: Forgetron and of Projectron++ (whose updates may move every coefficient).
+_SUPPORT_BLOCK = 256
+
+
+@dataclass
+class BudgetRuleState(BudgetState):
+    """A :class:`BudgetState` whose rule may move every coefficient at an update
+    (the Forgetron shrinks them all, Projectron++ adds a projection to them), so
+    ``f`` is not kept on every row: the epoch scores a block of rows against the
+    support in one kernel product and rescores the rest of the block after each
+    update (:meth:`KernelLearner._epoch_rescored`).
+
+    The bias is the weight of a constant feature: the rule runs on the kernel
+    ``K(x, x') + 1`` when ``fit_intercept`` is true, so ``b = Σ dualᵢ`` moves
+    with the coefficients (shrunk, projected, removed with them).
+    """
+
+    _constant: float = 0.0      # 1.0 with fit_intercept: the kernel K + 1
+    _eta: float = 0.0           # Projectron's η, from the parameters
+    _stack: object = None       # the support as one matrix (dense: with room to grow)
+
+    def begin_call(self, X, constant, gram, eta=0.0):
+        """Start (or go on with) a call on ``X``; ``f`` is not kept per row."""
+        if self._X is not X:
+            self._X, self._slot_of = X, {}
+            self._stack = None
+        self._constant, self._gram, self._eta = constant, gram, eta
+
+    def kernel(self, A, B):
+        """``K(A, B) + 1`` with ``fit_intercept`` (the rule's kernel), else ``K(A, B)``."""
+        gram = self._gram(A, B)
+        return gram + self._constant if self._constant else gram
+
+    def support_matrix(self):
+        """The support vectors as one matrix, slot by slot (kept for the call: a
+        dense one with room to grow, a sparse one stacked again after a change)."""
+        n = len(self.rows)
+        if sp.issparse(self.rows[0]):
+            if self._stack is None:
+                self._stack = sp.csr_matrix(sp.vstack(self.rows))
+            return self._stack
+        if self._stack is None or self._stack.shape[0] < n:
+            room = np.empty((min(self.budget, max(2 * n, 16)), self.rows[0].shape[1]),
+                            dtype=self.rows[0].dtype)
+            room[:n] = np.vstack(self.rows)
+            self._stack = room
+        return self._stack[:n]
+
+    def put(self, slot, row, dual, born):
+        """Row ``row`` of the call's ``X`` into ``slot`` (a new one at the end, or one
+        freed), with its coefficient and example number."""
+        vector = self._X[row:row + 1].copy()
+        if slot == len(self.rows):
+            self.rows.append(vector)
+            self.dual.append(dual)
+            self.born.append(born)
+        else:
+            self.rows[slot], self.dual[slot], self.born[slot] = vector, dual, born
+        if isinstance(self._stack, np.ndarray) and slot < self._stack.shape[0] and \
+                not sp.issparse(vector):
+            self._stack[slot] = vector[0]
+        else:
+            self._stack = None
+        self._slot_of = {r: s for r, s in self._slot_of.items() if s != slot}
+        self._slot_of[row] = slot
+
+    def end_call(self):
+        super().end_call()
+        self._stack = None
+
+
+@dataclass
+class ForgetronState(BudgetRuleState):
+    """The self-tuned Forgetron (Dekel, Shalev-Shwartz & Singer 2008): every
+    mistake adds its example; over the budget, every coefficient is shrunk by
+    ``φ`` and the oldest example removed. ``φ`` is the largest value in (0, 1]
+    that keeps the damage of the removals, ``Q``, within 15/32 of the mistakes
+    ``M`` (:meth:`shrink_factor`).
+    """
+
+    mistakes: int = 0       # M, the mistakes so far
+    damage: float = 0.0     # Q, Σ Ψ(σ_r, μ) over the removals so far
+
+    #: the share of the mistakes the removals may damage (the paper's 15/32)
+    SHARE = 15 / 32
+
+    @staticmethod
+    def psi(lam, mu):
+        """``Ψ(λ, μ) = λ² + 2λ − 2λμ``, the damage of removing a term of coefficient
+        ``λ`` on whose example the function has margin ``μ``."""
+        return lam * lam + 2 * lam - 2 * lam * mu
+
+    @classmethod
+    def shrink_factor(cls, sigma, margin, damage, mistakes):
+        """The self-tuned ``φ_t = max{φ ∈ (0, 1] : Ψ(φσ, φμ') + Q ≤ 15/32 M}``, with
+        ``σ`` the oldest term's coefficient, ``μ' = y_r f'(x_r)`` the margin of the
+        function after the perceptron step on its example, ``Q`` the damage so far
+        and ``M`` the mistakes, this one included.
+
+        ``Ψ(φσ, φμ') + Q − 15/32 M`` is ``aφ² + bφ + c`` with ``a = σ² − 2σμ'``,
+        ``b = 2σ`` and ``c = Q − 15/32 M < 0``: ``φ = 1`` if it is ≤ 0 at 1, else
+        its one root in (0, 1), ``−2c / (b + √(b² − 4ac))``.
+        """
+        a, b, c = sigma * sigma - 2 * sigma * margin, 2 * sigma, damage - cls.SHARE * mistakes
+        if a + b + c <= 0:
+            return 1.0
+        return -2 * c / (b + np.sqrt(max(b * b - 4 * a * c, 0.0)))
+
+    def mistake(self, row, step, scores, position):
+        """The Forgetron's update at a mistake on ``row`` of the call's ``X``: ``step``
+        is ``sw y``, ``scores`` the kernel between the row and the support.
+        Returns the slot the example now holds."""
+        self.mistakes += 1
+        if len(self.dual) < self.budget:
+            slot = len(self.dual)
+            self.put(slot, row, step, position)
+            return slot
+        oldest = int(np.argmin(self.born))
+        dual = np.asarray(self.dual)
+        # f'(x_r) = f(x_r) + sw y K(x, x_r): the function after the perceptron step
+        on_oldest = float(self.kernel(self.support_matrix(), self.rows[oldest]).ravel() @ dual
+                          + step * scores[oldest])
+        sigma, label = abs(dual[oldest]), np.sign(dual[oldest])
+        phi = self.shrink_factor(sigma, label * on_oldest, self.damage, self.mistakes)
+        # Q_t = Q_{t−1} + Ψ(σ_{r,t+1}, μ_t): the removed term's shrunk coefficient φσ
+        # and the margin μ_t = y_r f''(x_r) = φ μ' of the shrunk function on its example
+        self.damage += self.psi(phi * sigma, phi * label * on_oldest)
+        self.dual = (phi * dual).tolist()
+        self.put(oldest, row, phi * step, position)
+        return oldest
+
+
+@dataclass
+class ProjectronState(BudgetRuleState):
+    """Projectron++ (Orabona, Keshet & Caputo 2009): a mistake whose example lies
+    within ``η`` of the span of the support (or any mistake, once the budget is
+    full) updates the coefficients by the projection of ``K(x, ·)`` instead of
+    adding the example; a margin error updates them by a step along that
+    projection. Keeps ``K⁻¹``, the inverse of the support's Gram matrix, for
+    the call (computed from the support at its start, then updated as vectors
+    are added)."""
+
+    _inverse: np.ndarray = None   # K⁻¹ in its top-left corner, with room to grow
+
+    def begin_call(self, X, constant, gram, eta=0.0):
+        if self._X is not X or self._constant != constant:
+            self._inverse = None
+        super().begin_call(X, constant, gram, eta)
+
+    def inverse(self):
+        """``K⁻¹`` of the current support (the rule's kernel)."""
+        n = len(self.dual)
+        if self._inverse is None:
+            room = np.zeros((min(self.budget, max(2 * n, 16)),) * 2)
+            if n:
+                gram = self.kernel(self.support_matrix(), self.support_matrix())
+                room[:n, :n] = np.linalg.inv(gram)
+            self._inverse = room
+        return self._inverse[:n, :n]
+
+    def projection(self, row, scores):
+        """``(d, δ, ‖Pk‖²)`` of row ``row``: the coefficients of the projection of
+        ``k = K(x, ·)`` on the span of the support (``d = K⁻¹ k``), the distance
+        ``δ = ‖Pk − k‖`` (``δ² = K(x, x) − kᵀd``) and ``‖Pk‖² = kᵀd``. A row of the
+        call that is itself a support vector is its own projection (δ = 0)."""
+        slot = self._slot_of.get(row)
+        if slot is not None:
+            d = np.zeros(len(self.dual))
+            d[slot] = 1.0
+            return d, 0.0, float(scores[slot])
+        d = self.inverse() @ scores
+        norm = float(scores @ d)
+        x = self._X[row:row + 1]
+        delta2 = max(float(self.kernel(x, x)[0, 0]) - norm, 0.0)
+        return d, np.sqrt(delta2), norm
+
+    def mistake(self, row, step, scores, position):
+        """Projectron's update at a mistake: ``f += sw y Pk`` when ``δ ≤ η`` or the
+        budget is full, else the example is added (``K⁻¹`` grows by one).
+        Returns the slot added, or ``None``."""
+        d, delta, _ = self.projection(row, scores)
+        n = len(self.dual)
+        if delta <= self._eta or n == self.budget:
+            self.dual = (np.asarray(self.dual) + step * d).tolist()
+            return None
+        inverse = self.inverse()
+        if n + 1 > self._inverse.shape[0]:
+            room = np.zeros((min(self.budget, 2 * (n + 1)),) * 2)
+            room[:n, :n] = inverse
+            self._inverse = room
+        # K⁻¹ of the support with x: [[K⁻¹, 0], [0, 0]] + (d; −1)(d; −1)ᵀ / δ²
+        grown = np.append(d, -1.0)
+        self._inverse[:n + 1, :n + 1] += np.outer(grown, grown) / (delta * delta)
+        self.put(n, row, step, position)
+        return n
+
+    def margin_error(self, row, step, margin, scores):
+        """Projectron++'s update at a margin error ``0 < y f(x) < 1``: with the hinge
+        loss ``ℓ = 1 − y f(x)``, if ``ℓ − δ/η > 0``, ``f += τ sw y Pk`` with
+        ``τ = min(ℓ/‖Pk‖², 2(ℓ − δ/η)/‖Pk‖², 1)``. Returns whether it updated."""
+        if not self.dual:
+            return False
+        eta, loss = self._eta, 1.0 - margin
+        d, delta, norm = self.projection(row, scores)
+        if not (eta * loss > delta and norm > 0):  # ℓ − δ/η > 0, without dividing by η
+            return False
+        tau = min(loss / norm, 2 * (loss - delta / eta) / norm, 1.0)
+        self.dual = (np.asarray(self.dual) + tau * step * d).tolist()
+        return True
+
+    def end_call(self):
+        super().end_call()
+        self._inverse = None
+
+
 #: The kernels known by name.
 KERNELS = ("linear", "poly", "rbf")
 
@@ -327,7 +543,9 @@ class KernelLearner(ToleranceStop, Learner):
     def _new_state(self, rng):
         if self.budget is None:
             return DualState()
-        return BudgetState(budget=self.budget, policy=self.budget_policy, rng=rng)
+        state = {"forgetron": ForgetronState,
+                 "projectron++": ProjectronState}.get(self.budget_policy, BudgetState)
+        return state(budget=self.budget, policy=self.budget_policy, rng=rng)
 
     def _check_budget(self):
         if self.budget is not None and self.voting is not None:
@@ -345,6 +563,8 @@ class KernelLearner(ToleranceStop, Learner):
         row and of the next rows in the order that the current ``f`` gets wrong are
         then computed together, in one matrix product."""
         dual = problem.state
+        if isinstance(dual, BudgetRuleState):
+            return self._epoch_rescored(problem, data, order)
         if isinstance(dual, BudgetState):
             return self._epoch_with_budget(problem, data, order)
         if len(order) == 0:  # natural order
@@ -411,6 +631,54 @@ class KernelLearner(ToleranceStop, Learner):
         problem.epoch_loss = loss / max(int(problem.seen[0]) - seen, 1)
         return n_mistakes
 
+    def _epoch_rescored(self, problem, data, order):
+        """:meth:`_epoch` for the Forgetron and Projectron++, whose updates may move
+        every coefficient: ``f`` is not kept on every row; each block of rows is
+        scored against the support in one kernel product, and the rows after an
+        update again. Returns the updates: the mistakes, and Projectron++'s margin
+        errors that moved ``f``."""
+        state, X, y, sw = problem.state, data.X, data.y, data.sw
+        if len(order) == 0:  # natural order
+            order = np.arange(data.n_rows)
+        order = order[sw[order] > 0]  # a row of weight 0 is no example
+        state.begin_call(X, float(self.fit_intercept), self._gram, self.projectron_eta)
+        aggressive = isinstance(state, ProjectronState)  # margin errors update too
+        seen, n_updates, loss = int(problem.seen[0]), 0, 0.0
+        for start in range(0, len(order), _SUPPORT_BLOCK):
+            rows = order[start:start + _SUPPORT_BLOCK]
+            n = len(state.dual)
+            # room for a new support vector per row
+            scores = np.empty((len(rows), min(state.budget, n + len(rows))))
+            scores[:, :n] = state.kernel(X[rows], state.support_matrix()) if n else 0.0
+            f = scores[:, :n] @ np.asarray(state.dual, dtype=np.float64)
+            k = 0
+            while k < len(rows):
+                margins = y[rows[k:]] * f[k:]
+                hit = margins < 1 if aggressive else margins <= 0
+                if not hit.any():
+                    break
+                k += int(np.argmax(hit))
+                i, margin, n = rows[k], y[rows[k]] * f[k], len(state.dual)
+                step = sw[i] * y[i]
+                if margin <= 0:  # a mistake
+                    loss -= margin  # the perceptron loss max(0, −y f), met at a mistake only
+                    slot = state.mistake(i, step, scores[k, :n], seen + start + k + 1)
+                    updated = True
+                else:  # Projectron++'s margin error
+                    slot, updated = None, state.margin_error(i, step, margin, scores[k, :n])
+                n_updates += updated
+                rest = rows[k + 1:]
+                if slot is not None and len(rest):
+                    scores[k + 1:, slot] = state.kernel(X[rest], X[i:i + 1]).ravel()
+                if updated and len(rest):
+                    f[k + 1:] = scores[k + 1:, :len(state.dual)] @ np.asarray(state.dual)
+                k += 1
+        problem.seen[0] = seen + len(order)
+        problem.intercept[0] = float(self.fit_intercept) * float(np.sum(state.dual))
+        state.keep_new_support()
+        problem.epoch_loss = loss / max(len(order), 1)
+        return n_updates
+
     # --------------------------------------------------------------- prediction
 
     def _problem_decision(self, problem, X):
@@ -465,7 +733,9 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
     will make (found by a dry run over the rows ahead), in one matrix product:
     on MNIST (8,000 rows, polynomial kernels) 10 averaged epochs take less CPU
     time than ``SVC`` with the same kernel, at better test accuracy
-    (``benchmarks/bench_kernel.py``).
+    (``benchmarks/bench_kernel.py``). The Forgetron and Projectron++ budgets
+    move every coefficient at an update: they score blocks of rows against the
+    support instead.
 
     Parameters
     ----------
@@ -490,24 +760,73 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         depend on it (beyond the rounding of the matrix products).
     budget : int or None, default=None
         Most support vectors kept (per problem), whatever the length of the
-        stream: a mistake on a new example when ``budget`` are stored first
-        removes one, chosen by ``budget_policy``, and its term from ``f``.
-        Memory is then O(budget); ``voting`` needs every mistake and is not
-        available. ``None``: no bound.
-    budget_policy : {"random", "oldest"}, default="random"
-        Which support vector a full budget removes: a uniformly random one (the
-        randomized budget perceptron of Cavallanti, Cesa-Bianchi & Gentile
-        2007), or the one stored first.
+        stream; ``budget_policy`` says how a full budget makes room, or does
+        without. Memory is then O(budget) (Projectron++: O(budget²) during a
+        call, for ``K⁻¹``); ``voting`` needs every mistake and is not available.
+        ``None``: no bound.
+    budget_policy : {"random", "oldest", "forgetron", "projectron++"}, default="random"
+        What a full budget does (examples are weighted by ``sw y``, ``sw`` the
+        row's weight, where the papers add ``y``):
+
+        - ``"random"``: a mistake on a new example first removes a uniformly
+          random support vector and its term from ``f`` (the randomized budget
+          perceptron of Cavallanti, Cesa-Bianchi & Gentile 2007);
+        - ``"oldest"``: the same, removing the vector stored first;
+        - ``"forgetron"``: the self-tuned Forgetron (Dekel, Shalev-Shwartz &
+          Singer 2008). Every mistake adds its example as a new term (a row
+          mistaken again too, as each round is in the paper) and counts in
+          ``M``. Over the budget, with ``r`` the oldest term, ``σ`` the size of
+          its coefficient and ``μ' = y_r f'(x_r)`` the margin on its example of
+          ``f' = f + sw y K(x, ·)``, every coefficient is multiplied by
+          ``φ = max{φ ∈ (0, 1] : Ψ(φσ, φμ') + Q ≤ 15/32 M}``, with
+          ``Ψ(λ, μ) = λ² + 2λ − 2λμ`` and ``Q`` the damage of the removals so
+          far; then ``Q += Ψ(φσ, φμ')`` and term ``r`` is removed. With
+          ``a = σ² − 2σμ'``, ``b = 2σ``, ``c = Q − 15/32 M``: ``φ = 1`` if
+          ``a + b + c ≤ 0``, else ``φ = −2c / (b + √(b² − 4ac))``, the one root
+          in (0, 1);
+        - ``"projectron++"``: Projectron++ (Orabona, Keshet & Caputo 2009). At
+          a mistake, the projection ``Pk`` of ``k = K(x, ·)`` on the span of the
+          support ``S`` has coefficients ``d = K_S⁻¹ k_S`` (``k_S = K(S, x)``)
+          and lies at ``δ = ‖k − Pk‖``, ``δ² = K(x, x) − k_Sᵀd``: if
+          ``δ ≤ projectron_eta`` the coefficients move by ``sw y d`` (no new
+          support vector), else ``x`` is added and ``K_S⁻¹`` grows by one
+          (``[[K⁻¹, 0], [0, 0]] + (d; −1)(d; −1)ᵀ/δ²``). At a margin error
+          ``0 < y f(x) < 1``, with ``ℓ = 1 − y f(x)``, ``‖Pk‖² = k_Sᵀd`` and if
+          ``ℓ − δ/η > 0``, they move by ``τ sw y d``,
+          ``τ = min(ℓ/‖Pk‖², 2(ℓ − δ/η)/‖Pk‖², 1)``. The paper bounds the
+          support through ``η`` alone; here, once it holds ``budget`` vectors,
+          every mistake is projected, whatever ``δ``. ``K_S⁻¹`` is computed from
+          the support at the start of each ``fit``/``partial_fit`` call.
+
+        With ``"forgetron"`` and ``"projectron++"`` the bias is the weight of a
+        constant feature: the rule runs on ``K(x, x') + 1``, so ``intercept_``
+        is the sum of ``dual_coef_`` and is shrunk, removed and projected with
+        them. With ``"random"`` and ``"oldest"`` it keeps the steps of the
+        removed vectors. The policy is kept by the fitted model:
+        ``set_params`` changes it for the next ``fit`` without ``warm_start``.
+    projectron_eta : float, default=0.1
+        Projectron's ``η >= 0`` (``budget_policy="projectron++"`` only): a
+        mistake within distance ``η`` of the span of the support, in the
+        kernel's feature space, updates the support's coefficients instead of
+        adding a vector; a margin error updates them only if its loss exceeds
+        ``δ/η``. Larger: fewer support vectors. A positive ``η`` also keeps the
+        support's Gram matrix well conditioned.
     fit_intercept : bool, default=True
         Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
         feature x₀ = 1 with its weight first). False: the boundary passes through 0.
     max_iter : int, default=100
         Largest number of epochs.
-    tol : float or None, default=None
-        ``None``: stop after the first epoch without a mistake. A number:
-        scikit-learn's rule instead — stop once the epoch's mean perceptron loss
-        ``max(0, −y f(x))`` (each example's taken when it is met) has not fallen
-        below the best so far minus ``tol`` for ``n_iter_no_change`` epochs in a row.
+    tol : float or None, default=1e-3
+        scikit-learn's stopping rule, for data that never give a mistake-free
+        epoch: stop once the epoch's mean perceptron loss ``max(0, −y f(x))``
+        (each example's taken when it is met) has not fallen below the best so
+        far minus ``tol`` for ``n_iter_no_change`` epochs in a row. ``None``: no
+        such rule, only ``stop_mistake_free`` and ``max_iter``.
+    stop_mistake_free : bool, default=True
+        Stop after the first epoch without a mistake, whether or not ``tol`` is
+        set. ``False``: go on to ``max_iter`` (or ``tol``'s stop), as Freund &
+        Schapire's voted and averaged perceptrons (``T`` epochs) do: with
+        ``voting``, the last function's count keeps growing.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -544,14 +863,22 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
     n_iter_ : int
         Epochs run (the largest over the one-vs-rest problems).
     n_updates_ : int
-        Mistakes (summed over the problems).
+        Mistakes (summed over the problems); with
+        ``budget_policy="projectron++"``, and the margin errors that moved ``f``.
     converged_ : bool
-        Whether a pass without mistakes was reached (by every problem).
+        Whether every problem ended by a stopping rule rather than at
+        ``max_iter``: its last epoch made no mistake, or its loss settled
+        (``tol``).
 
     References
     ----------
     Aizerman, Braverman & Rozonoer (1964); Freund & Schapire, "Large margin
     classification using the perceptron algorithm", Machine Learning 37, 1999.
+    Budgets: Cavallanti, Cesa-Bianchi & Gentile, "Tracking the best hyperplane
+    with a simple budget Perceptron", Machine Learning 69, 2007; Dekel,
+    Shalev-Shwartz & Singer, "The Forgetron: A kernel-based perceptron on a
+    budget", SIAM J. Comput. 37(5), 2008; Orabona, Keshet & Caputo, "Bounded
+    kernel-based online learning", JMLR 10, 2009.
 
     Examples
     --------
@@ -585,8 +912,8 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
     """
 
     _PARAMETERS = ("kernel", "degree", "gamma", "coef0", "voting", "cache_size", "budget",
-                   "budget_policy", "fit_intercept", "max_iter", "tol", "shuffle", "random_state",
-                   "class_weight",
+                   "budget_policy", "projectron_eta", "fit_intercept", "max_iter", "tol",
+                   "stop_mistake_free", "shuffle", "random_state", "class_weight",
                    "warm_start", "early_stopping", "validation_fraction", "n_iter_no_change",
                    "n_jobs")
     _parameter_constraints = constraints(
@@ -599,7 +926,8 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         voting=[StrOptions({"vote", "average"}), None],
         cache_size=[Interval(Real, 0, None, closed="left")],
         budget=[WholeNumber(1, None, closed="left"), None],
-        budget_policy=[StrOptions({"random", "oldest"})],
+        budget_policy=[StrOptions({"random", "oldest", "forgetron", "projectron++"})],
+        projectron_eta=[Interval(Real, 0, _LARGEST, closed="both")],
     )
 
     def __init__(
@@ -613,9 +941,11 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         cache_size=200,
         budget=None,
         budget_policy="random",
+        projectron_eta=0.1,
         fit_intercept=True,
         max_iter=100,
-        tol=None,
+        tol=1e-3,
+        stop_mistake_free=True,
         shuffle="every_epoch",
         random_state=None,
         class_weight=None,
@@ -633,9 +963,11 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         self.cache_size = cache_size
         self.budget = budget
         self.budget_policy = budget_policy
+        self.projectron_eta = projectron_eta
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
+        self.stop_mistake_free = stop_mistake_free
         self.shuffle = shuffle
         self.random_state = random_state
         self.class_weight = class_weight

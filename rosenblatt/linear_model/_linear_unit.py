@@ -4,6 +4,7 @@ from dataclasses import dataclass, field
 from numbers import Real
 
 import numpy as np
+import scipy.sparse as sp
 from scipy.sparse.linalg import ArpackError, LinearOperator, eigsh
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
@@ -22,6 +23,12 @@ from ..base import (
 
 #: Loss growth (over the starting loss) taken as divergence for the SGD solver.
 _SGD_BLOW_UP = 100.0
+
+#: Ratio of the largest to the smallest root mean square of the (non-zero)
+#: columns, the bias's column of ones included, beyond which the features are
+#: called badly scaled: gradient descent's steps are then set by the largest and
+#: crawl along the smallest (unscaled pendigits, values 0 to 100: a ratio of 86).
+BADLY_SCALED = 10.0
 
 
 @dataclass
@@ -102,6 +109,9 @@ class LinearUnitLearner(SquaredLossStop, LinearLearner):
         if not partial or self.eta_ is None or problems[0].n_iter == 0:
             self.eta_ = self.eta if self.eta != "auto" else \
                 self._stable_eta(problems, shards, backend)
+        # for the warning of a fit whose loss did not settle (see _not_converged_message)
+        self._scales = None if partial or self.tol is None else \
+            column_scales(backend.map(column_squares, shards), self.fit_intercept)
 
     def _stable_eta(self, problems, shards, backend):
         """A step that cannot make the loss grow (see the class docstring), from
@@ -165,6 +175,16 @@ class LinearUnitLearner(SquaredLossStop, LinearLearner):
                 f"{before:.6g} to {after:.6g}. eta={self.eta_:.6g} is too large for these "
                 f"data — use a smaller eta, eta='auto' (a step that cannot diverge), or scale "
                 f"the features. The weights of smallest loss ({best:.6g}) are kept."
+            )
+        scales = getattr(self, "_scales", None)
+        if scales is not None and scales[1] > BADLY_SCALED * scales[0]:
+            return (
+                f"LinearUnit ran {self._limit_description()}{which} without the loss settling "
+                f"(change <= tol={self.tol} relative): the features are badly scaled (root "
+                f"mean squares of the columns from {scales[0]:.3g} to {scales[1]:.3g}, the "
+                "bias's column of ones included), on which gradient descent crawls — scale "
+                "them (sklearn.preprocessing.StandardScaler, in a Pipeline); or increase "
+                "max_iter."
             )
         return (
             f"LinearUnit ran {self._limit_description()}{which} without the loss settling "
@@ -360,6 +380,35 @@ def largest_scaled_norm(shard, fit_intercept):
     """``max sw ‖x̃‖²`` over a shard's rows (the SGD solver's stable step)."""
     return max((float(np.max(sw * (row_norms(X, squared=True) + float(fit_intercept)),
                              initial=0.0)) for X, sw in shard.weighted_rows()), default=0.0)
+
+
+def column_squares(shard):
+    """A shard's ``(Σ sw x², Σ sw)`` per column: the parts of the columns' root
+    mean squares, which add up over shards."""
+    squares, weight = 0.0, 0.0
+    for X, sw in shard.weighted_rows():
+        squares = squares + np.asarray(
+            (X.multiply(X) if sp.issparse(X) else np.square(X, dtype=np.float64)).T @ sw
+        ).ravel()
+        weight += float(sw.sum())
+    return squares, weight
+
+
+def column_scales(parts, fit_intercept):
+    """The smallest and largest root mean square of the columns that are not all 0
+    (with a column of ones for the bias), from every shard's :func:`column_squares`;
+    ``None`` when there is none.
+
+    >>> column_scales([(np.array([4.0, 0.0, 100.0]), 1.0)], fit_intercept=True)
+    (1.0, 10.0)
+    """
+    squares = in_order_sum([part[0] for part in parts])
+    weight = sum(part[1] for part in parts)
+    if weight <= 0:
+        return None
+    rms = np.sqrt(np.asarray(squares, dtype=np.float64) / weight)
+    rms = np.append(rms[rms > 0], [1.0] if fit_intercept else [])
+    return (float(rms.min()), float(rms.max())) if rms.size else None
 
 
 def gram_part(shard, fit_intercept, vector):

@@ -97,13 +97,17 @@ class MulticlassPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     max_iter : int, default=1000
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
-    tol : float or None, default=None
-        ``None``: stop after the first epoch without a mistake (the texts). A
-        number: scikit-learn's rule instead — stop once the epoch's mean training
-        loss ``max(0, margin + s_rival − s_y)`` (each example's taken when it is
-        met) has not fallen below the best so far minus ``tol`` for
-        ``n_iter_no_change`` epochs in a row. The command line's ``train`` uses
-        ``tol=1e-3``, as scikit-learn.
+    tol : float or None, default=1e-3
+        scikit-learn's stopping rule, for data that never give a mistake-free
+        epoch: stop once the epoch's mean training loss
+        ``max(0, margin + s_rival − s_y)`` (each example's taken when it is met)
+        has not fallen below the best so far minus ``tol`` for
+        ``n_iter_no_change`` epochs in a row. ``None``: no such rule, only
+        ``stop_mistake_free`` and ``max_iter``.
+    stop_mistake_free : bool, default=True
+        Stop after the first epoch without a mistake, whether or not ``tol`` is
+        set. ``False``: go on to ``max_iter`` (or ``tol``'s stop); with
+        ``average=True`` the mean then keeps moving towards the last weights.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -146,7 +150,8 @@ class MulticlassPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     n_updates_ : int
         Mistakes that changed the weights.
     converged_ : bool
-        Whether a pass without mistakes was reached.
+        Whether training ended by a stopping rule rather than at ``max_iter``:
+        its last epoch made no mistake, or its loss settled (``tol``).
     trace_ : MulticlassTrace
         With ``record=True`` only: a :class:`~rosenblatt.trace.MulticlassTrace`.
 
@@ -168,8 +173,8 @@ class MulticlassPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     (['a', 'b', 'c'], 4)
     """
 
-    _PARAMETERS = ("eta", "margin", "fit_intercept", "max_iter", "tol", "shuffle", "init",
-                   "average",
+    _PARAMETERS = ("eta", "margin", "fit_intercept", "max_iter", "tol", "stop_mistake_free",
+                   "shuffle", "init", "average",
                    "random_state", "record", "class_weight", "warm_start", "early_stopping",
                    "validation_fraction", "n_iter_no_change")
     _parameter_constraints = constraints(_PARAMETERS)
@@ -181,7 +186,8 @@ class MulticlassPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         margin=0.0,
         fit_intercept=True,
         max_iter=1000,
-        tol=None,
+        tol=1e-3,
+        stop_mistake_free=True,
         shuffle="every_epoch",
         init="zeros",
         average=False,
@@ -198,6 +204,7 @@ class MulticlassPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
+        self.stop_mistake_free = stop_mistake_free
         self.shuffle = shuffle
         self.init = init
         self.average = average

@@ -19,7 +19,8 @@ from ._penalty import Regularized
 
 #: The parameters of the epoch rules of the perceptron family.
 EPOCH_RULE_PARAMETERS = (
-    "eta", "margin", "fit_intercept", "max_iter", "tol", "shuffle", "init", "random_state",
+    "eta", "margin", "fit_intercept", "max_iter", "tol", "stop_mistake_free", "shuffle", "init",
+    "random_state",
     "record", "class_weight", "warm_start", "early_stopping", "validation_fraction",
     "n_iter_no_change", "n_jobs",
 )
@@ -43,7 +44,8 @@ class EpochRuleParameters:
         margin=0.0,
         fit_intercept=True,
         max_iter=1000,
-        tol=None,
+        tol=1e-3,
+        stop_mistake_free=True,
         shuffle="every_epoch",
         init="zeros",
         random_state=None,
@@ -60,6 +62,7 @@ class EpochRuleParameters:
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
+        self.stop_mistake_free = stop_mistake_free
         self.shuffle = shuffle
         self.init = init
         self.random_state = random_state
@@ -91,7 +94,8 @@ class PenalizedRuleParameters:
         l1_ratio=0.15,
         fit_intercept=True,
         max_iter=1000,
-        tol=None,
+        tol=1e-3,
+        stop_mistake_free=True,
         shuffle="every_epoch",
         init="zeros",
         random_state=None,
@@ -113,6 +117,7 @@ class PenalizedRuleParameters:
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
+        self.stop_mistake_free = stop_mistake_free
         self.shuffle = shuffle
         self.init = init
         self.random_state = random_state
@@ -137,8 +142,13 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
 
     For each row in turn, ``a = w·x + b``; if ``y a <= 0`` (Daumé stresses ≤: a
     point on the boundary is a mistake) then ``w += eta y x`` and ``b += eta y``.
-    Training stops after the first epoch without a mistake, or after
-    ``max_iter`` epochs with a ``ConvergenceWarning``.
+
+    Training stops after the first epoch without a mistake (the rule of Ahmed &
+    Pavlu and CISC 271; Daumé's Algorithm 5 runs all MaxIter epochs, which
+    changes nothing after that epoch: ``stop_mistake_free=False``); on data
+    that never get there, once the training loss stops falling (``tol``,
+    scikit-learn's rule and default); else after ``max_iter`` epochs, with a
+    ``ConvergenceWarning``.
 
     Labels may be any two values, mapped to -1/+1 in the sorted order of
     ``classes_``; with labels {0, 1} the trace reports CISC 271's quantisation
@@ -178,12 +188,21 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
     max_iter : int, default=1000
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
-    tol : float or None, default=None
-        ``None``: stop after the first epoch without a mistake (the texts). A
-        number: scikit-learn's rule instead — stop once the epoch's mean training
-        loss (``max(0, margin − y a)``, each example's taken when it is met) has not fallen
-        below the best so far minus ``tol`` for ``n_iter_no_change`` epochs in a
-        row. The command line's ``train`` uses ``tol=1e-3``, as scikit-learn.
+    tol : float or None, default=1e-3
+        scikit-learn's stopping rule, for data that never give a mistake-free
+        epoch: stop once the epoch's mean training loss (``max(0, margin − y a)``,
+        each example's taken when it is met) has not fallen below the best so
+        far minus ``tol`` for ``n_iter_no_change`` epochs in a row (on a9a
+        after 9 to 13 epochs; scikit-learn's ``Perceptron``, whose default this
+        is, after 6 to 9). ``None``: no such rule (the texts), only
+        ``stop_mistake_free`` and ``max_iter``.
+    stop_mistake_free : bool, default=True
+        Stop after the first epoch without a mistake (Ahmed & Pavlu, and CISC
+        271's "missed" flag), whether or not ``tol`` is set; later epochs would
+        not change the weights. The texts' separable examples end here with every
+        default, so their numbers hold. ``False``: go on to ``max_iter`` (or
+        ``tol``'s stop), as Daumé's Algorithm 5 and scikit-learn do: the same
+        weights, more epochs.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -236,7 +255,9 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
     n_updates_ : int
         Mistakes that changed the weights (summed over the problems).
     converged_ : bool
-        Whether a pass without mistakes was reached (by every problem).
+        Whether every problem ended by a stopping rule rather than at
+        ``max_iter``: its last epoch made no mistake, or its loss settled
+        (``tol``). ``False`` comes with a ``ConvergenceWarning``.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -244,7 +265,9 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
     -----
     With ``shuffle="none"``, zero start and ``eta=1`` it equals scikit-learn's
     ``Perceptron(shuffle=False, tol=None)`` on dense data (scikit-learn's
-    sparse path shrinks the intercept step; ours treats CSR exactly as dense).
+    sparse path shrinks the intercept step; ours treats CSR exactly as dense),
+    and with ``stop_mistake_free=False`` its ``Perceptron(shuffle=False)``,
+    whose only stopping rule is ``tol``'s.
 
     References
     ----------

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 import numpy as np
+from sklearn.utils._param_validation import StrOptions
 
 from .. import _kernels
 from .._validation import kernel_view
@@ -25,8 +26,12 @@ class Pocket(RuleState):
     """The weights with the fewest weighted training mistakes so far (Gallant 1990).
 
     The starting weights are the first pocket; their mistakes are counted on the
-    first epoch (``errors`` is ``None`` until then). The kernel's pocket step
-    replaces them in place (see :func:`rosenblatt._kernels._online._pocket_step`).
+    first epoch (``errors`` is ``None`` until then). With ``per_update`` the
+    kernel's pocket step judges the weights after every update and replaces the
+    pocket in place (see :func:`rosenblatt._kernels._online._pocket_step`);
+    otherwise :meth:`judge` judges the weights at the end of each epoch, one
+    pass over the rows. PLA's pocket is judged by :meth:`keep_if_fewer`, on the
+    count PLA makes anyway before each update.
 
     Counting every row after every update makes an epoch quadratic in the rows;
     beyond ``check_rows`` rows the candidates are compared on a fixed random
@@ -42,12 +47,13 @@ class Pocket(RuleState):
     check_rows: int = None
     errors: np.ndarray = None
     exact_errors: float = None
+    per_update: bool = True
     _check: tuple = None
     _checked_X: object = None
 
     @classmethod
-    def start(cls, coef, intercept, check_rows=None):
-        return cls(coef.copy(), intercept.copy(), check_rows)
+    def start(cls, coef, intercept, check_rows=None, per_update=True):
+        return cls(coef.copy(), intercept.copy(), check_rows, per_update=per_update)
 
     def check_data(self, data):
         """``(X, y, sw)`` the pocket is judged on: every row, or the sample."""
@@ -62,11 +68,34 @@ class Pocket(RuleState):
         return self._check
 
     def kernel_pocket(self, data):
-        check = self.check_data(data)
+        if not self.per_update:
+            return None
+        return self.coef, self.intercept, self._counted(data), self.check_data(data)
+
+    def _counted(self, data):
+        """``errors``, once the starting pocket's mistakes are counted."""
         if self.errors is None:
-            start_errors = _kernels.weighted_errors(*check, self.coef, self.intercept[0], np.inf)
-            self.errors = np.array([start_errors])
-        return self.coef, self.intercept, self.errors, check
+            self.errors = np.array([_kernels.weighted_errors(
+                *self.check_data(data), self.coef, self.intercept[0], np.inf)])
+        return self.errors
+
+    def judge(self, data, coef, intercept):
+        """Pocket ``coef``, ``intercept`` (the weights at the end of an epoch) if
+        they make strictly fewer mistakes; the count stops at the pocket's."""
+        errors = self._counted(data)
+        count = _kernels.weighted_errors(*self.check_data(data), coef, intercept[0], errors[0])
+        if count < errors[0]:
+            self.keep(coef, intercept, count)
+
+    def keep_if_fewer(self, coef, intercept, errors):
+        """PLA's pocket: ``errors`` are the weights' mistakes, already counted."""
+        if self.errors is None or errors < self.errors[0]:
+            self.keep(coef, intercept, errors)
+        self.exact_errors = float(self.errors[0])
+
+    def keep(self, coef, intercept, errors):
+        self.coef[:], self.intercept[:] = coef, intercept
+        self.errors = np.array([float(errors)])
 
     def count_exactly(self, data):
         """The pocket's weighted mistakes on every row of ``data``."""
@@ -88,7 +117,15 @@ class PocketLearner(OnlineRule, Traced, ToleranceStop, LinearLearner):
         "(pocket_errors_); increase max_iter to search longer"
 
     def _new_state(self, coef, intercept):
+        if self.pocket_every == "epoch":  # one count per epoch, on every row
+            return Pocket.start(coef, intercept, per_update=False)
         return Pocket.start(coef, intercept, self.check_rows)
+
+    def _epoch(self, problem, data, order):
+        n_updates = super()._epoch(problem, data, order)
+        if not problem.state.per_update and (n_updates or problem.state.errors is None):
+            problem.state.judge(data, problem.coef, problem.intercept)
+        return n_updates
 
     _finishes_calls = True
 
@@ -104,19 +141,23 @@ class PocketPerceptron(LinearModel, PerceptronClassifier):
     """Perceptron that returns the weights with the fewest training mistakes seen.
 
     The running weights follow the perceptron rule exactly (see
-    :class:`Perceptron`). After every update the (weighted) number of training
-    mistakes of the new weights is counted, and the weights go "in the pocket"
-    when they make strictly fewer mistakes than the pocketed ones; the starting
-    weights are the first pocket. ``coef_``/``intercept_`` are the pocketed
-    weights. This answers Ahmed & Pavlu §3's wish for the decision boundary with
-    the minimum number of misclassifications when the data are not separable.
+    :class:`Perceptron`), cyclic or shuffled epochs. The (weighted) number of
+    training mistakes of the running weights is counted, and they go "in the
+    pocket" when they make strictly fewer mistakes than the pocketed ones; the
+    starting weights are the first pocket. ``coef_``/``intercept_`` are the
+    pocketed weights. This answers Ahmed & Pavlu §3's wish for the decision
+    boundary with the minimum number of misclassifications when the data are
+    not separable.
 
-    Each count is a pass over the data, so an epoch costs up to
-    ``n_updates × n_samples`` row products; the count stops as soon as it
-    reaches the pocket's, which makes most of them short. Beyond ``check_rows``
-    rows the counts are made on a fixed sample of that many rows, which bounds
-    an epoch to ``n_updates × check_rows`` (see ``check_rows``). Not online: the
-    mistakes are counted on the whole training set, so there is no ``partial_fit``.
+    When the weights are judged is ``pocket_every``: by default at the end of
+    each epoch, one more pass over the rows per epoch; ``"update"``, after
+    every update as Gallant's pocket does, costs up to
+    ``n_updates × n_samples`` row products an epoch (the count stops as soon
+    as it reaches the pocket's; beyond ``check_rows`` rows it is made on a
+    fixed sample of that many rows). Kowalczyk's pocket, which judges after
+    every update of the PLA (a random misclassified point at a time), is
+    ``PLA(pocket=True)``. Not online: the mistakes are counted on the whole
+    training set, so there is no ``partial_fit``.
 
     Parameters
     ----------
@@ -134,12 +175,19 @@ class PocketPerceptron(LinearModel, PerceptronClassifier):
     max_iter : int, default=1000
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
-    tol : float or None, default=None
-        ``None``: stop after the first epoch without a mistake (the texts). A
-        number: scikit-learn's rule instead — stop once the epoch's mean training
-        loss (``max(0, margin − y a)``, each example's taken when it is met) has not fallen
-        below the best so far minus ``tol`` for ``n_iter_no_change`` epochs in a
-        row. The command line's ``train`` uses ``tol=1e-3``, as scikit-learn.
+    tol : float or None, default=1e-3
+        scikit-learn's stopping rule, for data that never give a mistake-free
+        epoch: stop once the epoch's mean training loss (``max(0, margin − y a)``,
+        each example's taken when it is met) has not fallen below the best so
+        far minus ``tol`` for ``n_iter_no_change`` epochs in a row (on a9a
+        after 9 to 13 epochs; scikit-learn's ``Perceptron``, whose default this
+        is, after 6 to 9). ``None``: no such rule (the texts), only
+        ``stop_mistake_free`` and ``max_iter``.
+    stop_mistake_free : bool, default=True
+        Stop after the first epoch without a mistake (Ahmed & Pavlu, and CISC
+        271's "missed" flag), whether or not ``tol`` is set: its weights make no
+        mistake, so they are in the pocket. ``False``: go on to ``max_iter`` (or
+        ``tol``'s stop), the same pocket, more epochs.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -167,13 +215,18 @@ class PocketPerceptron(LinearModel, PerceptronClassifier):
     n_jobs : int or None, default=None
         Threads for one-vs-rest (one binary problem per thread); -1 for every
         core. Results do not depend on it.
+    pocket_every : {"epoch", "update"}, default="epoch"
+        When the running weights are judged for the pocket: at the end of each
+        epoch, on every row; or after every update (Gallant 1990), which judges
+        many more weight vectors but counts the mistakes again at each update
+        (see ``check_rows``).
     check_rows : int or None, default=10000
-        Rows the pocket is judged on after each update. Counting every row after
-        every update makes an epoch quadratic in the rows (hours on a9a); with
-        more rows than this, candidates are compared on a fixed random sample of
-        ``check_rows`` rows (the same for every epoch), and ``pocket_errors_`` is
-        then recounted on all rows. ``None``: always every row (exact, slow on
-        large data).
+        With ``pocket_every="update"``: rows the pocket is judged on after each
+        update. Counting every row after every update makes an epoch quadratic
+        in the rows (hours on a9a); with more rows than this, candidates are
+        compared on a fixed random sample of ``check_rows`` rows (the same for
+        every epoch), and ``pocket_errors_`` is then recounted on all rows.
+        ``None``: always every row (exact, slow on large data).
 
     Attributes
     ----------
@@ -190,7 +243,9 @@ class PocketPerceptron(LinearModel, PerceptronClassifier):
     n_updates_ : int
         Mistakes that changed the running weights (summed over the problems).
     converged_ : bool
-        Whether a pass without mistakes was reached (by every problem).
+        Whether every problem ended by a stopping rule rather than at
+        ``max_iter``: its last epoch made no mistake, or its loss settled
+        (``tol``). ``False`` comes with a ``ConvergenceWarning``.
     pocket_errors_ : ndarray of shape (1,) or (n_classes,)
         Weighted training mistakes of the pocketed weights of each problem.
     trace_ : Trace, or tuple of Trace (one per class)
@@ -215,9 +270,10 @@ class PocketPerceptron(LinearModel, PerceptronClassifier):
     ([1.0], 0.75)
     """
 
-    _PARAMETERS = (*EPOCH_RULE_PARAMETERS, "check_rows")
+    _PARAMETERS = (*EPOCH_RULE_PARAMETERS, "pocket_every", "check_rows")
     _parameter_constraints = constraints(
-        _PARAMETERS, check_rows=[WholeNumber(1, None, closed="left"), None])
+        _PARAMETERS, pocket_every=[StrOptions({"epoch", "update"})],
+        check_rows=[WholeNumber(1, None, closed="left"), None])
 
     def __init__(
         self,
@@ -226,7 +282,8 @@ class PocketPerceptron(LinearModel, PerceptronClassifier):
         margin=0.0,
         fit_intercept=True,
         max_iter=1000,
-        tol=None,
+        tol=1e-3,
+        stop_mistake_free=True,
         shuffle="every_epoch",
         init="zeros",
         random_state=None,
@@ -237,6 +294,7 @@ class PocketPerceptron(LinearModel, PerceptronClassifier):
         validation_fraction=0.1,
         n_iter_no_change=5,
         n_jobs=None,
+        pocket_every="epoch",
         check_rows=10_000,
     ):
         self.eta = eta
@@ -244,6 +302,7 @@ class PocketPerceptron(LinearModel, PerceptronClassifier):
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
+        self.stop_mistake_free = stop_mistake_free
         self.shuffle = shuffle
         self.init = init
         self.random_state = random_state
@@ -254,6 +313,7 @@ class PocketPerceptron(LinearModel, PerceptronClassifier):
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
         self.n_jobs = n_jobs
+        self.pocket_every = pocket_every
         self.check_rows = check_rows
 
     _learner_class = PocketLearner

@@ -5,6 +5,8 @@
   :class:`~rosenblatt.distributed.ParameterMixing`).
 - :class:`SentenceFeatures` — sentences to a CSR matrix of token features, by an
   editable template.
+- :class:`SequenceTagger` — the two together: sentences and their labels in, a
+  label list per sentence out; saved to one model file with its features.
 - :func:`token_accuracy`, :func:`chunk_scores`, :func:`conlleval_report` — the
   metrics of tagging and chunking, with conlleval's rules.
 
@@ -15,10 +17,12 @@ and Experiments with Perceptron Algorithms", EMNLP.
 from ._features import SentenceFeatures, default_template
 from ._metrics import chunk_scores, conlleval_report, token_accuracy
 from ._sequence import SequencePerceptron, SequenceTrace
+from ._tagger import SequenceTagger
 
 __all__ = [
     "SentenceFeatures",
     "SequencePerceptron",
+    "SequenceTagger",
     "SequenceTrace",
     "chunk_scores",
     "conlleval_report",

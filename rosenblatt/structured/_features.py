@@ -188,7 +188,7 @@ class SentenceFeatures(TransformerMixin, BaseEstimator, auto_wrap_output_keys=No
 
         Returns
         -------
-        X : scipy.sparse.csr_matrix (n_tokens, n_features_)
+        X : scipy.sparse.csr_matrix of shape (n_tokens, n_features)
             One row per token, sentence after sentence; values 1.0; int32 indices,
             sorted, no duplicates in a row.
         lengths : ndarray of intp (n_sentences,)

@@ -1,0 +1,323 @@
+"""``rosenblatt tag``: train a sequence tagger on a CoNLL file, evaluate it, tag a file.
+
+``tag train`` reads a CoNLL column file (a token per line, its columns separated
+by whitespace, the label last; a blank line between sentences), turns the tokens
+into features (:class:`~rosenblatt.structured.SentenceFeatures`), trains the
+averaged structured perceptron (:class:`~rosenblatt.structured.SequencePerceptron`,
+on shards of the sentences with ``--shards``) and saves both as one
+:class:`~rosenblatt.structured.SequenceTagger` file. ``tag evaluate`` prints the
+token accuracy and, for chunk tags (``B-``, ``I-``, ``E-``, ``S-``, ``O``), conlleval's
+table; ``tag predict`` writes the file's columns with the predicted label added.
+"""
+
+import argparse
+import pathlib
+import re
+import sys
+from dataclasses import dataclass
+
+from ..datasets import load_conll
+from ..io import load, save
+from ..structured import (
+    SentenceFeatures,
+    SequencePerceptron,
+    SequenceTagger,
+    conlleval_report,
+    token_accuracy,
+)
+from ._common import check_output, positive_whole_number
+
+#: chunk tags as conlleval reads them: a prefix, a hyphen and a type, or O
+_CHUNK_TAG = re.compile(r"^(?:[BIES]-.+|O)$")
+
+
+@dataclass(frozen=True)
+class TagTraining:
+    """A trained tagger, with what the command prints about it."""
+
+    tagger: SequenceTagger
+    n_sentences: int
+    n_tokens: int
+    accuracy: float
+
+    def lines(self, output):
+        tagger = self.tagger
+        model, features = tagger.model_, tagger.features_
+        inner = getattr(model, "estimator_", model)
+        labels = tagger.classes_.tolist()
+        shown = ", ".join(labels[:8]) + (", ..." if len(labels) > 8 else "")
+        vocabulary = "hashed" if features.vocabulary_ is None else "seen in training"
+        lines = [f"tagger     {type(inner).__name__} -> {output}",
+                 f"sentences  {self.n_sentences:,}   tokens {self.n_tokens:,}",
+                 f"labels     {len(labels)}: {shown}",
+                 f"features   {features.n_features_:,} ({vocabulary}; template of "
+                 f"{len(features.template_)} entries on tokens of {features.n_columns_} "
+                 f"column{'s' * (features.n_columns_ != 1)})",
+                 f"epochs     {model.n_iter_}   updates {model.n_updates_:,}   "
+                 f"converged {model.converged_}"]
+        if hasattr(model, "n_shards_"):
+            lines.append(f"shards     {model.n_shards_} on {model.backend_} (iterative "
+                         "parameter mixing of whole sentences)")
+        lines.append(f"accuracy   {self.accuracy:.4f} (tokens of the training file)")
+        return lines
+
+
+def train_tagger(path, *, epochs=10, shards=None, template="default", hash_features=None,
+                 label_column=-1, seed=None):
+    """Train a :class:`~rosenblatt.structured.SequenceTagger` on the CoNLL file
+    ``path`` (labels in ``label_column``, every other column part of a token).
+
+    ``epochs`` is the perceptron's ``max_iter``; ``shards`` trains by iterative
+    parameter mixing on that many shards of the sentences, on threads; ``template``
+    is ``"default"`` or a list of template entries; ``hash_features`` hashes the
+    feature strings into that many columns instead of learning a vocabulary;
+    ``seed`` fixes the sentence order.
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "train.txt"
+    >>> _ = path.write_text("the DT B-NP\\ndog NN I-NP\\nbarks VBZ B-VP\\n\\n"
+    ...                     "a DT B-NP\\ncat NN I-NP\\n\\n")
+    >>> training = train_tagger(path, epochs=5, seed=0)
+    >>> training.n_sentences, training.n_tokens, training.accuracy
+    (2, 5, 1.0)
+    >>> training.tagger.predict([[("the", "DT"), ("cat", "NN")]])
+    [['B-NP', 'I-NP']]
+    """
+    sentences, labels = load_conll(path, label_column=label_column)
+    if template != "default":
+        template = list(template)
+    if hash_features is None:
+        features = SentenceFeatures(template=template)
+    else:
+        features = SentenceFeatures(template=template, vocabulary="hash",
+                                    n_features=hash_features)
+    model = SequencePerceptron(max_iter=epochs, random_state=seed)
+    if shards is not None:
+        from ..distributed import ParameterMixing
+
+        model = ParameterMixing(model, n_shards=shards, client="threads")
+    tagger = SequenceTagger(features, model)
+    try:
+        tagger.fit(sentences, labels)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+    return TagTraining(tagger, len(sentences), sum(map(len, sentences)),
+                       tagger.score(sentences, labels))
+
+
+@dataclass(frozen=True)
+class TagReport:
+    """A tagger's predictions on a labelled file, scored."""
+
+    gold: list
+    predicted: list
+
+    @property
+    def accuracy(self):
+        return token_accuracy(self.gold, self.predicted)
+
+    @property
+    def chunks(self):
+        """Whether the gold labels are chunk tags (conlleval's table applies)."""
+        tags = {tag for sentence in self.gold for tag in sentence}
+        return tags != {"O"} and all(_CHUNK_TAG.match(tag) for tag in tags)
+
+    def text(self):
+        n_tokens = sum(map(len, self.gold))
+        lines = [f"accuracy   {self.accuracy:.4f}  ({n_tokens:,} tokens, "
+                 f"{len(self.gold):,} sentences)"]
+        if self.chunks:
+            lines += ["", conlleval_report(self.gold, self.predicted).rstrip("\n")]
+        return "\n".join(lines)
+
+
+def evaluate_tagger(tagger, path, label_column=-1):
+    """A :class:`TagReport` of ``tagger`` (a tagger, or its model file) on the
+    labelled CoNLL file ``path``."""
+    tagger = _tagger(tagger)
+    sentences, labels = load_conll(path, label_column=label_column)
+    _check_width(path, tagger, sentences, labelled=True)
+    return TagReport(labels, _predict(tagger, path, sentences))
+
+
+def tag_file(tagger, path, labels=None, label_column=-1):
+    """The rows of the CoNLL file ``path`` (every column, sentence by sentence)
+    and the labels ``tagger`` predicts for them.
+
+    ``labels``: whether the file has a label column (``label_column``), which is
+    not part of a token; ``None`` decides by the width of its lines, which is the
+    tagger's token width with a label column, or without one.
+    """
+    tagger = _tagger(tagger)
+    rows, _ = load_conll(path, label_column=None)
+    width = len(rows[0][0])
+    n_columns = tagger.features_.n_columns_
+    told = labels
+    if labels is None:
+        labels = width == n_columns + 1
+    if labels:
+        if not -width <= label_column < width:
+            raise ValueError(f"{path}: --label-column {label_column} is out of range for "
+                             f"lines of {width} columns")
+        drop = label_column % width
+        sentences = [[row[:drop] + row[drop + 1:] for row in sentence] for sentence in rows]
+    else:
+        sentences = rows
+    _check_width(path, tagger, sentences, labelled=labels if told is not None or labels
+                 else None)
+    return rows, _predict(tagger, path, sentences)
+
+
+def _tagger(tagger):
+    if isinstance(tagger, SequenceTagger):
+        return tagger
+    model = load(tagger)
+    if not isinstance(model, SequenceTagger):
+        raise ValueError(f"{tagger}: a {type(model).__name__} model, not a tagger; 'rosenblatt "
+                         "tag train' makes one")
+    return model
+
+
+def _check_width(path, tagger, sentences, labelled):
+    """Refuse a file whose tokens are not as wide as the tagger's, by name."""
+    n_columns = tagger.features_.n_columns_
+    width = len(sentences[0][0]) + bool(labelled)
+    if width != n_columns + bool(labelled):
+        expected = {True: f"a labelled file has lines of {n_columns + 1}",
+                    False: f"a file without labels has lines of {n_columns}",
+                    None: f"lines of {n_columns}, or {n_columns + 1} with a label"}
+        raise ValueError(f"{path}: lines of {width} column{'s' * (width != 1)}; the tagger "
+                         f"reads tokens of {n_columns} column{'s' * (n_columns != 1)}: "
+                         f"{expected[labelled]}")
+
+
+def _predict(tagger, path, sentences):
+    try:
+        return tagger.predict(sentences)
+    except ValueError as error:
+        raise ValueError(f"{path}: {error}") from None
+
+
+def write_conll(rows, predicted, stream):
+    """Each token's columns and its predicted label, a blank line after each sentence.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> write_conll([[("He", "PRP"), ("ran", "VBD")]], [["B-NP", "B-VP"]], out)
+    >>> print(out.getvalue(), end="")
+    He PRP B-NP
+    ran VBD B-VP
+    <BLANKLINE>
+    """
+    for sentence, labels in zip(rows, predicted):
+        stream.write("".join(f"{' '.join(row)} {label}\n"
+                             for row, label in zip(sentence, labels)) + "\n")
+
+
+# -- the command line --------------------------------------------------------------------
+
+
+def template_option(text):
+    """``--template``: ``default``, or entries separated by commas.
+
+    >>> template_option("default"), template_option("bias, word, word[-1]|word")
+    ('default', ['bias', 'word', 'word[-1]|word'])
+    """
+    if text.strip() == "default":
+        return "default"
+    entries = [entry.strip() for entry in text.split(",") if entry.strip()]
+    if not entries:
+        raise argparse.ArgumentTypeError("expected 'default' or template entries separated "
+                                         f"by commas, got {text!r}")
+    return entries
+
+
+def whole_number(text):
+    """An argparse type: a whole number, negative allowed (a column from the end)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+def add_arguments(parser):
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    train = actions.add_parser(
+        "train", help="Train a tagger on a CoNLL file and save it.",
+        description="Train the averaged structured perceptron on a CoNLL file (a token "
+                    "per line, columns separated by spaces, the label last, a blank line "
+                    "between sentences) and save it with its features.")
+    train.add_argument("data", metavar="FILE", help="the training file (CoNLL columns; .gz "
+                                                    "read transparently)")
+    train.add_argument("-o", "--output", metavar="MODEL", required=True,
+                       help="the tagger file to write (.npz)")
+    train.add_argument("--epochs", type=positive_whole_number, default=10, metavar="N",
+                       help="passes over the sentences (default: 10)")
+    train.add_argument("--shards", type=positive_whole_number, metavar="S",
+                       help="train on this many shards of the sentences, on threads, by "
+                            "iterative parameter mixing")
+    train.add_argument("--template", type=template_option, default="default", metavar="T",
+                       help="the feature template: 'default', or entries separated by "
+                            "commas, e.g. 'bias,word,lower,suffix3,word[-1],col1'")
+    train.add_argument("--hash", type=positive_whole_number, metavar="N", dest="hash_features",
+                       help="hash the feature strings into N columns instead of learning "
+                            "a vocabulary")
+    _label_column(train)
+    train.add_argument("--seed", type=int, metavar="N",
+                       help="the seed of the sentence order (default: a new order each run)")
+    evaluate = actions.add_parser(
+        "evaluate", help="Token accuracy of a tagger on a labelled CoNLL file (and "
+                         "conlleval's chunk scores).",
+        description="Token accuracy of a saved tagger on a labelled CoNLL file, and "
+                    "conlleval's chunk precision, recall and F1 when the labels are "
+                    "chunk tags (B-, I-, E-, S-, O).")
+    evaluate.add_argument("model", metavar="MODEL", help="a tagger file ('rosenblatt tag "
+                                                         "train')")
+    evaluate.add_argument("data", metavar="FILE", help="a labelled CoNLL file")
+    _label_column(evaluate)
+    predict = actions.add_parser(
+        "predict", help="Tag a CoNLL file: its columns, then the predicted label.",
+        description="Write each line of a CoNLL file with the predicted label as a last "
+                    "column (conlleval's input when the file has its gold labels).")
+    predict.add_argument("model", metavar="MODEL", help="a tagger file ('rosenblatt tag "
+                                                        "train')")
+    predict.add_argument("data", metavar="FILE", help="a CoNLL file, labelled or not")
+    predict.add_argument("-o", "--output", metavar="OUT",
+                         help="write here ('-' or nothing: standard output)")
+    predict.add_argument("--no-labels", action="store_true",
+                         help="the file has no label column (found by the width of its "
+                              "lines otherwise)")
+    _label_column(predict)
+
+
+def _label_column(parser):
+    parser.add_argument("--label-column", type=whole_number, default=-1, metavar="K",
+                        help="the column of the labels, negative from the end (default: "
+                             "-1, the last)")
+
+
+def run(args):
+    if args.action == "train":
+        check_output(args.output)
+        training = train_tagger(args.data, epochs=args.epochs, shards=args.shards,
+                                template=args.template, hash_features=args.hash_features,
+                                label_column=args.label_column, seed=args.seed)
+        # what prediction needs: tag train does not go on training a saved tagger
+        save(training.tagger, args.output, training_state=False)
+        print("\n".join(training.lines(args.output)))
+    elif args.action == "evaluate":
+        print(evaluate_tagger(args.model, args.data, args.label_column).text())
+    else:
+        to_stdout = args.output in (None, "-")
+        if not to_stdout:
+            check_output(args.output)
+        rows, predicted = tag_file(args.model, args.data, labels=False if args.no_labels
+                                   else None, label_column=args.label_column)
+        if to_stdout:
+            write_conll(rows, predicted, sys.stdout)
+        else:
+            with pathlib.Path(args.output).open("w", encoding="utf-8") as stream:
+                write_conll(rows, predicted, stream)
+            print(f"wrote {args.output} ({len(rows):,} sentences, "
+                  f"{sum(map(len, rows)):,} tokens)")
+    return 0

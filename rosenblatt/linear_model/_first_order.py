@@ -1,0 +1,1228 @@
+"""First-order online rules: ROMMA, ALMA, online gradient descent, Winnow, Balanced
+Winnow and the p-norm perceptron.
+
+Each rule is one compiled epoch of :mod:`rosenblatt._kernels._first_order` that
+updates the problem's own ``coef``/``intercept`` arrays in place (so the training
+loop mixes, checks and publishes the very weights the kernel moved), a typed
+state for what the rule keeps besides them, and the mistakes of every epoch
+(:class:`~rosenblatt.base._mistakes.MistakeCounts`: ``n_mistakes_``, and the stop
+at a mistake-free epoch):
+
+- ROMMA, ALMA, online gradient descent: the problem holds ``w`` and ``b``; the
+  state the mistakes, and ALMA's corrections ``k − 1`` (OGD's ``t`` is the
+  problem's ``seen``);
+- Winnow: ``w`` and the multiplicative bias ``b``; the state the threshold
+  (``intercept_`` is ``b − θ``);
+- Balanced Winnow: ``u`` and ``b_u``; the state ``v``, ``b_v`` and the threshold
+  (``coef_`` is ``u − v``);
+- the p-norm perceptron: ``w = g_p(θ)`` and its bias; the state ``θ``.
+
+Mixing (iterative parameter mixing, McDonald et al. 2010) averages the running
+weights by ``μ`` (the engine), and every state mixes itself: ``θ``, ``v`` alike,
+counters added as the examples ``seen`` are.
+"""
+
+import math
+from dataclasses import dataclass, replace
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from .._kernels import _first_order
+from ..base import LinearLearner, LinearModel, OnlineMixin, PerceptronClassifier, Traced
+from ..base import constraints as _constraints
+from ..base._mistakes import CountsMistakes, MistakeCounts
+from ._online import update_log
+
+#: The parameters every first-order rule shares, in the family's order.
+ONLINE_RULE_PARAMETERS = ("fit_intercept", "max_iter", "shuffle", "random_state", "record",
+                          "class_weight", "warm_start", "n_jobs")
+
+_ADVICE = ("increase max_iter; on data that are not linearly separable no epoch is "
+           "mistake-free, and the weights after max_iter epochs are the rule's answer")
+
+
+def constraints(own, **extra):
+    """The estimator's ``_parameter_constraints``: its own parameters, then the shared."""
+    return _constraints(tuple(own) + ONLINE_RULE_PARAMETERS, **extra)
+
+
+# ------------------------------------------------------------------------- states
+
+@dataclass
+class FirstOrderState(MistakeCounts):
+    """The mistakes of each epoch; the base of the rules' own states.
+
+    :meth:`warm` is what a ``warm_start`` fit takes from the previous fit's
+    state: the weights and every weight-like array (``θ``, ``v``), never the
+    counters (the examples seen, ALMA's corrections, the mistakes), which start
+    afresh as in a new run."""
+
+    def warm(self, previous):
+        """This fresh state with the weight-like arrays of ``previous``."""
+        return self
+
+
+@dataclass
+class Corrections(FirstOrderState):
+    """ALMA's count of corrections, the paper's ``k − 1`` (an int64 ``(1,)`` array
+    the kernel updates). Mixed as the examples ``seen`` are: the corrections of
+    every shard added, so the steps ``η_k`` and the margins ``γ_k`` shrink as if
+    the shards' corrections had been made one after another."""
+
+    corrections: np.ndarray
+
+    def mixed(self, before, parts, mu, coef, intercept, seen):
+        start = int(self.corrections[0])
+        total = start + sum(int(part.state.corrections[0]) - start for part in parts)
+        return replace(self, corrections=np.array([total], dtype=np.int64),
+                       mistakes=self.mixed_mistakes(parts))
+
+
+@dataclass
+class Threshold(FirstOrderState):
+    """Winnow's threshold ``θ``: the rule predicts with ``w·x + b − θ`` and
+    publishes ``intercept_ = b − θ`` (``b`` the multiplicative bias, 0 without
+    ``fit_intercept``)."""
+
+    threshold: float
+
+    def published(self, coef, intercept, seen):
+        return coef, intercept - self.threshold
+
+
+@dataclass
+class Balanced(FirstOrderState):
+    """Balanced Winnow's second vector ``v`` and its bias (the problem's ``coef`` and
+    ``intercept`` are ``u`` and ``b_u``), and the threshold: it publishes
+    ``coef_ = u − v`` and ``intercept_ = b_u − b_v − θ``. ``v`` mixes as ``u`` does."""
+
+    v: np.ndarray
+    intercept_v: np.ndarray
+    threshold: float
+
+    def published(self, coef, intercept, seen):
+        return coef - self.v, intercept - self.intercept_v - self.threshold
+
+    def mixed(self, before, parts, mu, coef, intercept, seen):
+        return replace(self, v=_mix(self.v, [p.state.v for p in parts], mu),
+                       intercept_v=_mix(self.intercept_v, [p.state.intercept_v for p in parts],
+                                        mu),
+                       mistakes=self.mixed_mistakes(parts))
+
+    def renumber(self, move):
+        move(self.v)
+
+    def warm(self, previous):
+        return replace(self, v=previous.v.copy(), intercept_v=previous.intercept_v.copy())
+
+
+@dataclass
+class DualWeights(FirstOrderState):
+    """The p-norm perceptron's ``θ`` (the sum of ``y x`` over the mistakes) and its
+    bias component; the problem's ``coef``/``intercept`` are ``w = g_p(θ)``, which
+    the kernel recomputes from ``θ`` at the start of every epoch.
+
+    ``θ`` mixes by ``μ`` as the perceptron's weights do (for ``p = 2`` it is
+    them); the mixed running weights are then ``g_p`` of the mixed ``θ``, not the
+    mean of the shards' ``w`` (:meth:`mixed` sets them)."""
+
+    theta: np.ndarray
+    theta_intercept: np.ndarray
+    p: float
+    fit_intercept: bool
+
+    def mixed(self, before, parts, mu, coef, intercept, seen):
+        theta = _mix(self.theta, [part.state.theta for part in parts], mu)
+        theta_intercept = _mix(self.theta_intercept,
+                               [part.state.theta_intercept for part in parts], mu)
+        # the weights Problem.mix is about to take: g_p of the mixed θ
+        coef[...], linked = _link(theta, theta_intercept, self.fit_intercept, self.p)
+        if self.fit_intercept:
+            intercept[...] = linked
+        return replace(self, theta=theta, theta_intercept=theta_intercept,
+                       mistakes=self.mixed_mistakes(parts))
+
+    def renumber(self, move):
+        move(self.theta)
+
+    def is_finite(self, problem):
+        return super().is_finite(problem) and bool(np.all(np.isfinite(self.theta))) and \
+            bool(np.all(np.isfinite(self.theta_intercept)))
+
+    def warm(self, previous):
+        return replace(self, theta=previous.theta.copy(),
+                       theta_intercept=previous.theta_intercept.copy())
+
+
+def _mix(start, parts, mu):
+    """``w + Σ μᵢ (wᵢ − w)``, as :meth:`~rosenblatt.base.Problem.mix` mixes the weights."""
+    mixed = start.copy()
+    for weight, part in zip(mu, parts):
+        mixed += weight * (part - start)
+    return mixed
+
+
+def _link(theta, theta_intercept, fit_intercept, p):
+    """``g_p((θ, θ_b))_i = sign(θ_i) |θ_i|^(p−1) / ‖θ‖_p^(p−2)`` (0 at ``θ = 0``),
+    written as the kernel writes it (scaled by the largest component); returns the
+    weights and the bias component (``θ_b`` itself without intercept)."""
+    full = np.append(theta, theta_intercept[0]) if fit_intercept else theta.copy()
+    if p != 2.0:
+        largest = np.max(np.abs(full), initial=0.0)
+        if largest > 0.0:
+            size = largest * np.sum((np.abs(full) / largest) ** p) ** (1.0 / p)
+            full = np.sign(full) * (size * (np.abs(full) / size) ** (p - 1.0))
+    if fit_intercept:
+        return full[:-1], full[-1]
+    return full, theta_intercept[0]
+
+
+# ----------------------------------------------------------------------- learners
+
+class ErrorFreeStop(CountsMistakes):
+    """Learner mixin: the stop at a mistake-free epoch, for rules that also update
+    rows they classify right (a margin error, a gradient): such an epoch may end
+    with weights that a later update made wrong on an earlier row, so after it
+    the weights are scored on the training rows (one pass, summed over the
+    shards), and training stops (``converged_``) only when they make no mistake."""
+
+    def _updates_right_rows(self):
+        """Whether the rule updates rows with ``y f > 0`` too."""
+        return True
+
+    def _needs_scores(self, problem, before):
+        return not before and self._updates_right_rows() and \
+            problem.state.epoch_mistakes(problem.n_iter) == 0
+
+    def _scores(self, problem, data):
+        return {"training_errors": self._problem_errors(problem, data.X, data.y, data.sw)}
+
+    def _stop(self, problem, scores, n_updates):
+        stop = super()._stop(problem, scores, n_updates)
+        if stop and scores.get("training_errors", 0.0) > 0.0:
+            problem.converged = stop = False
+        return stop
+
+
+class FirstOrderLearner(Traced, ErrorFreeStop, LinearLearner):
+    """A binary first-order rule: one kernel epoch on the problem's own weights.
+
+    A rule gives ``_epoch`` (its kernel, parameters and weight arrays, handed to
+    :meth:`_run`), its state (``_new_state``) and, when its weights do not start
+    at 0, ``_starting_weights``.
+    """
+
+    _advice = _ADVICE
+
+    def _starting_weights(self, n_features, rngs):
+        return [(np.zeros(n_features), 0.0) for _ in rngs]
+
+    def _new_state(self, coef, intercept):
+        return FirstOrderState()
+
+    def _start_problems(self, X, rngs, previous):
+        """Fresh problems; with ``warm_start`` they take the previous fit's running
+        weights and weight-like state (:meth:`FirstOrderState.warm`). The trace
+        starts from the weights the model publishes."""
+        problems = super()._start_problems(X, rngs, None)
+        for k, problem in enumerate(problems):
+            if previous is not None:
+                problem.coef[...] = previous[k].coef
+                problem.intercept[...] = previous[k].intercept
+                problem.state = problem.state.warm(previous[k].state)
+            if problem.recorder is not None:
+                problem.recorder = self._new_recorder(*problem.published(), problem.classes)
+        return problems
+
+    def _run(self, problem, data, order, kernel, params, weights):
+        """One epoch of ``kernel(X, y, sw, order, *params, fit_intercept, weights,
+        log)``: counts its mistakes and returns its updates (with a trace, see
+        :func:`run_traced`)."""
+        def call(order, log):
+            return kernel(data.Xk, data.y, data.kernel_sw, order, *params, self.fit_intercept,
+                          weights, log)
+
+        if problem.recorder is None:
+            n_mistakes, n_updates = call(order, None)
+        else:
+            n_mistakes, n_updates = run_traced(problem, data, order, call)
+        problem.state.count_mistakes(problem.n_iter, n_mistakes)
+        return n_updates
+
+
+def run_traced(problem, data, order, call, multiclass=False):
+    """An epoch with ``record=True``: ``call(order, log)`` (the rule's kernel) once
+    per row, an order of length 1, which is the arithmetic of one call for the
+    epoch; after every update the weights the model publishes are copied into the
+    trace (``add_snapshots``; its ``update`` is NaN). Returns the mistakes and the
+    updates.
+
+    The kernels' logs would give each update's row and decision value, but not its
+    weights: the first-order updates are not all a step along ``x`` (ROMMA's and
+    ALMA's rescale ``w``, Winnow's multiply it), and where they are (OGD,
+    multiclass PA) the step cannot be recomputed bit for bit outside the kernel,
+    which is compiled with reassociation (``η/√t · g``, the dense ``‖x‖²``)."""
+    log = update_log(1, multiclass)
+    n_mistakes = n_updates = 0
+    columns = ([], [], [], [], [], [])  # rows, decisions, positions, weights, biases, rivals
+    for row in (order if len(order) else np.arange(data.n_rows, dtype=np.intp)):
+        mistakes, updates = call(np.array([row], dtype=np.intp), log)
+        n_mistakes += mistakes
+        n_updates += updates
+        if updates:
+            coef, intercept = problem.published()
+            for column, value in zip(columns, (row, log[1][0], log[2][0], np.array(coef),
+                                               np.array(intercept), log[-1][0])):
+                column.append(value)
+    rows, decisions, positions = (np.array(columns[0], dtype=np.intp),
+                                  np.array(columns[1], dtype=np.float64),
+                                  np.array(columns[2], dtype=np.int64))
+    shape = (len(rows),) + problem.coef.shape
+    coefs = np.array(columns[3], dtype=np.float64).reshape(shape)
+    intercepts = np.array(columns[4], dtype=np.float64).reshape(shape[:-1])
+    if multiclass:
+        problem.recorder.add_snapshots(problem.n_iter, data.X, data.y, rows, decisions,
+                                       positions, np.array(columns[5], dtype=np.intp), coefs,
+                                       intercepts)
+    else:
+        problem.recorder.add_snapshots(problem.n_iter, data.X, data.y, rows, decisions,
+                                       positions, coefs, intercepts)
+    return n_mistakes, n_updates
+
+
+class ROMMALearner(FirstOrderLearner):
+    """ROMMA: the kernel's projection onto the two constraints."""
+
+    # the update rescales the whole weight vector: nothing to gain from renumbered
+    # columns, and its norm ‖w‖² would be summed in another order
+    _renumbers = False
+
+    def _epoch(self, problem, data, order):
+        return self._run(problem, data, order, _first_order.romma_epoch, (self.aggressive,),
+                         (problem.coef, problem.intercept, problem.seen))
+
+    def _updates_right_rows(self):
+        return self.aggressive
+
+
+class ALMALearner(FirstOrderLearner):
+    """ALMA_p: the kernel's step in the dual space and projection into the q-ball."""
+
+    _renumbers = False  # g_p and the q-norm work on the whole vector (see ROMMALearner)
+
+    def _new_state(self, coef, intercept):
+        return Corrections(np.zeros(1, dtype=np.int64))
+
+    def _epoch(self, problem, data, order):
+        B = 1.0 / self.alpha if self.B is None else float(self.B)
+        return self._run(problem, data, order, _first_order.alma_epoch,
+                         (float(self.p), float(self.alpha), B, float(self.C)),
+                         (problem.coef, problem.intercept, problem.seen,
+                          problem.state.corrections))
+
+
+class OnlineGradientDescentLearner(FirstOrderLearner):
+    """Online gradient descent: ``w += η/√t · g x``, ``t`` the problem's ``seen``."""
+
+    def _updates_right_rows(self):
+        return self.loss != "perceptron"
+
+    def _epoch(self, problem, data, order):
+        return self._run(problem, data, order, _first_order.ogd_epoch,
+                         (float(self.eta), _first_order.OGD_LOSSES[self.loss]),
+                         (problem.coef, problem.intercept, problem.seen))
+
+
+class WinnowLearner(FirstOrderLearner):
+    """Winnow2: multiplicative promotions and demotions on a mistake."""
+
+    def _updates_right_rows(self):
+        return False
+
+    def _threshold(self, n_features):
+        return n_features / 2.0 if self.threshold is None else float(self.threshold)
+
+    def _starting_weights(self, n_features, rngs):
+        return [(np.full(n_features, float(self.w0)), float(self.w0) if self.fit_intercept
+                 else 0.0) for _ in rngs]
+
+    def _new_state(self, coef, intercept):
+        return Threshold(self._threshold(coef.shape[0]))
+
+    def _epoch(self, problem, data, order):
+        problem.state.threshold = self._threshold(problem.coef.shape[0])  # set_params
+        return self._run(problem, data, order, _first_order.winnow_epoch,
+                         (float(self.alpha), problem.state.threshold),
+                         (problem.coef, problem.intercept, problem.seen))
+
+
+class BalancedWinnowLearner(WinnowLearner):
+    """Balanced Winnow: ``u`` promoted where ``v`` is demoted."""
+
+    def _new_state(self, coef, intercept):
+        return Balanced(np.full(coef.shape, float(self.w0)), intercept.copy(),
+                        self._threshold(coef.shape[0]))
+
+    def _epoch(self, problem, data, order):
+        state = problem.state
+        state.threshold = self._threshold(problem.coef.shape[0])
+        return self._run(problem, data, order, _first_order.balanced_winnow_epoch,
+                         (float(self.alpha), state.threshold),
+                         (problem.coef, state.v, problem.intercept, state.intercept_v,
+                          problem.seen))
+
+
+class PNormLearner(FirstOrderLearner):
+    """The p-norm perceptron: ``θ`` sums the mistakes, ``w = g_p(θ)``."""
+
+    _renumbers = False  # g_p works on the whole vector (see ROMMALearner)
+
+    def _updates_right_rows(self):
+        return False
+
+    def _p(self, n_features):
+        return max(2.0, 2.0 * math.log(n_features)) if self.p is None else float(self.p)
+
+    def _new_state(self, coef, intercept):
+        return DualWeights(np.zeros(coef.shape), np.zeros(1), self._p(coef.shape[0]),
+                           bool(self.fit_intercept))
+
+    def _epoch(self, problem, data, order):
+        state = problem.state
+        state.p = self._p(problem.coef.shape[0])  # set_params between partial_fit calls
+        return self._run(problem, data, order, _first_order.pnorm_epoch, (state.p,),
+                         (state.theta, state.theta_intercept, problem.coef, problem.intercept,
+                          problem.seen))
+
+
+# --------------------------------------------------------------------- estimators
+
+
+class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
+    """ROMMA, the relaxed online maximum margin algorithm (Li & Long 2002).
+
+    On a mistake (``y f <= 0`` with ``f = w·x + b``; ``aggressive=True``: on
+    every ``y f < 1``) the weights become the shortest ``w`` with
+    ``w·w_t >= ‖w_t‖²`` (one half-space standing in for every constraint met
+    so far) and ``y w·x >= 1``:
+
+    - ``w = y x/‖x‖²`` when ``w_t = 0`` or ``‖x‖²‖w_t‖² <= y f`` (the first
+      constraint is then slack);
+    - else, with ``A = ‖x‖²‖w_t‖²`` and ``D = A − f²``,
+      ``w = ((A − y f) w_t + ‖w_t‖² (y − f) x)/D``.
+
+    A row parallel to ``w_t`` (``D <= 1e-12 A``: the two constraints do not
+    meet) is a mistake left without update, and a row ``x = 0`` is skipped.
+    The bias is the weight of a constant feature 1, in ``‖x‖²``, ``‖w‖²`` and
+    ``f``. The update is a projection, without a step size: a sample or class
+    weight only says whether a row is there (any weight > 0) or not (0).
+
+    ``‖w‖`` is 1 over the margin the constraints met so far allow: on data that
+    no line separates they cannot all hold, and ``‖w‖`` grows with every epoch
+    (3-fold per epoch on a class lying between two others), so keep the epochs
+    few there, as the default does.
+
+    Parameters
+    ----------
+    aggressive : bool, default=False
+        Update on every row with ``y f < 1`` (aggressive ROMMA), not only on
+        mistakes; the trained weights then reach a margin of 1 sooner.
+    fit_intercept : bool, default=True
+        Learn a bias ``b``: the weight of a constant feature 1 appended to
+        every row, in every norm and product of the rule. False: the boundary
+        passes through 0.
+    max_iter : int, default=5
+        Largest number of epochs. Training stops after the first epoch without
+        a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows
+        either (a rule that also updates rows it gets right may have moved
+        them: they are scored once after such an epoch); reaching
+        ``max_iter`` warns with ``ConvergenceWarning``. Five passes,
+        scikit-learn's ``SGDClassifier`` default before 0.19: online rules are
+        analysed for one pass and mostly settle in a few, and on data that are
+        not separable more passes keep moving the last weights.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Row order (Daumé §4.2): as given, one random permutation kept for every
+        epoch, or a new permutation each epoch.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the permutations. A generator you pass is advanced in place,
+        as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update in ``trace_`` (the
+        weights after each one).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights (and the state that goes with them)
+        of the previous fit; the counters start afresh.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The bias.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Updates made (summed over the problems).
+    n_mistakes_ : ndarray of shape (n_epochs,)
+        Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
+        problems; each ``partial_fit`` call is an epoch.
+    converged_ : bool
+        Whether every problem stopped before ``max_iter``: a mistake-free epoch,
+        and weights without a mistake on the training rows.
+    trace_ : Trace, or tuple of Trace (one per class)
+        With ``record=True`` only.
+
+    Notes
+    -----
+    ``ParameterMixing`` averages the shards' weights, as for the perceptron.
+
+    References
+    ----------
+    Y. Li and P. M. Long, "The relaxed online maximum margin algorithm",
+    *Machine Learning* 46, 361-387, 2002.
+
+    Examples
+    --------
+    >>> from rosenblatt.linear_model import ROMMA
+    >>> X, y = [[2, 1], [1, 3], [-1, -1], [-2, 1]], [1, 1, -1, -1]
+    >>> model = ROMMA(fit_intercept=False, shuffle="none").fit(X, y)
+    >>> model.coef_.round(4).tolist(), model.n_mistakes_.tolist()
+    ([[0.4, 0.2]], [1, 0])
+
+    Aggressive ROMMA goes on until every row has a margin ``y f`` of at least 1:
+
+    >>> model = ROMMA(aggressive=True, fit_intercept=False, shuffle="none").fit(X, y)
+    >>> model.n_updates_, (model.decision_function(X) * y).round(4).tolist()
+    (3, [1.6667, 1.6667, 1.0, 1.0])
+    """
+
+    _PARAMETERS = ("aggressive",) + ONLINE_RULE_PARAMETERS
+    _parameter_constraints = constraints(
+        ("aggressive",), aggressive=["boolean"]
+    )
+
+    def __init__(
+        self,
+        *,
+        aggressive=False,
+        fit_intercept=True,
+        max_iter=5,
+        shuffle="every_epoch",
+        random_state=None,
+        record=False,
+        class_weight=None,
+        warm_start=False,
+        n_jobs=None,
+    ):
+        self.aggressive = aggressive
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+        self.class_weight = class_weight
+        self.warm_start = warm_start
+        self.n_jobs = n_jobs
+
+    _learner_class = ROMMALearner
+
+
+class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
+    """ALMA_p, the approximate large margin algorithm (Gentile 2001).
+
+    Each row is normalised in the p-norm, ``x̂ = x/‖x‖_p``. With ``k − 1`` the
+    corrections made so far, the margin asked for is ``γ_k = B √(p−1)/√k`` and
+    the step ``η_k = C/(√(p−1) √k)``. On a row with ``y w·x̂ <= (1 − α) γ_k``
+    (a margin error, not only a mistake) the weights step in the dual space and
+    go back into the unit ball of the dual norm ``q = p/(p − 1)``:
+    ``w' = g_p(g_q(w) + η_k y x̂)``, ``w = w'/max(1, ‖w'‖_q)``, ``k += 1``,
+    where ``g_r(t)_i = sign(t_i) |t_i|^(r−1)/‖t‖_r^(r−2)`` (``g_2`` is the
+    identity: ALMA_2 is a perceptron with a shrinking margin and step, kept in
+    the unit ball). ``1 − α`` is the share of the best margin it approximates.
+
+    Rows ``x = 0`` are skipped; sample and class weights multiply ``η_k``. The
+    bias is the weight of a constant feature 1, in ``‖x‖_p`` and in the norms
+    of ``w``: scale the features to about 1 (beside features of 5 the bias
+    learns slowly, as every row is normalised with it).
+
+    Parameters
+    ----------
+    p : float, default=2.0
+        The norm of the instances (>= 2); the weights live in the dual q-norm.
+        ``p ≈ 2 ln n_features`` suits few relevant features among many.
+    alpha : float, default=0.9
+        In (0, 1]: the rule approximates ``1 − alpha`` of the largest margin;
+        smaller values ask for more margin and make more corrections.
+    B : float or None, default=None
+        Scale of the margin ``γ_k`` (> 0); ``None``: ``1/alpha`` (the paper's).
+    C : float, default=sqrt(2)
+        Scale of the step ``η_k`` (> 0); the paper's ``√2``.
+    fit_intercept : bool, default=True
+        Learn a bias ``b``: the weight of a constant feature 1 appended to
+        every row, in every norm and product of the rule. False: the boundary
+        passes through 0.
+    max_iter : int, default=5
+        Largest number of epochs. Training stops after the first epoch without
+        a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows
+        either (a rule that also updates rows it gets right may have moved
+        them: they are scored once after such an epoch); reaching
+        ``max_iter`` warns with ``ConvergenceWarning``. Five passes,
+        scikit-learn's ``SGDClassifier`` default before 0.19: online rules are
+        analysed for one pass and mostly settle in a few, and on data that are
+        not separable more passes keep moving the last weights.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Row order (Daumé §4.2): as given, one random permutation kept for every
+        epoch, or a new permutation each epoch.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the permutations. A generator you pass is advanced in place,
+        as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update in ``trace_`` (the
+        weights after each one).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights (and the state that goes with them)
+        of the previous fit; the counters start afresh.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The bias.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Updates made (summed over the problems): ALMA's corrections.
+    n_mistakes_ : ndarray of shape (n_epochs,)
+        Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
+        problems; each ``partial_fit`` call is an epoch.
+    converged_ : bool
+        Whether every problem stopped before ``max_iter``: a mistake-free epoch,
+        and weights without a mistake on the training rows.
+    trace_ : Trace, or tuple of Trace (one per class)
+        With ``record=True`` only.
+
+    Notes
+    -----
+    ``ParameterMixing`` averages the shards' weights, which stay in the unit
+    q-ball (a convex combination of points of a ball), and adds their
+    corrections as it adds the examples seen, so that ``γ_k`` and ``η_k`` go on
+    shrinking as if the corrections had been made one after another.
+
+    References
+    ----------
+    C. Gentile, "A new approximate maximal margin classification algorithm",
+    *Journal of Machine Learning Research* 2, 213-242, 2001.
+
+    Examples
+    --------
+    >>> from rosenblatt.linear_model import ALMA
+    >>> X, y = [[2, 1], [1, 3], [-1, -1], [-2, 1]], [1, 1, -1, -1]
+    >>> model = ALMA(shuffle="none").fit(X, y)
+    >>> model.coef_.round(4).tolist(), model.intercept_.round(4).tolist()
+    ([[0.8165, 0.4082]], [0.4082])
+    >>> model.n_mistakes_.tolist(), model.n_updates_
+    ([1, 0], 1)
+    """
+
+    _PARAMETERS = ("p", "alpha", "B", "C") + ONLINE_RULE_PARAMETERS
+    _parameter_constraints = constraints(
+        ("p", "alpha", "B", "C"),
+        p=[Interval(Real, 2, None, closed="left")],
+        alpha=[Interval(Real, 0, 1, closed="right")],
+        B=[Interval(Real, 0, None, closed="neither"), None],
+        C=[Interval(Real, 0, None, closed="neither")],
+    )
+
+    def __init__(
+        self,
+        *,
+        p=2.0,
+        alpha=0.9,
+        B=None,
+        C=math.sqrt(2),
+        fit_intercept=True,
+        max_iter=5,
+        shuffle="every_epoch",
+        random_state=None,
+        record=False,
+        class_weight=None,
+        warm_start=False,
+        n_jobs=None,
+    ):
+        self.p = p
+        self.alpha = alpha
+        self.B = B
+        self.C = C
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+        self.class_weight = class_weight
+        self.warm_start = warm_start
+        self.n_jobs = n_jobs
+
+    _learner_class = ALMALearner
+
+
+class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
+    """Online gradient descent on a convex loss (Zinkevich 2003; LIBOL's ``OGD``).
+
+    ``t`` counts every row met, over every epoch and ``partial_fit`` call, and
+    ``η_t = eta/√t``. Each row moves the weights along the loss's negative
+    gradient at ``f = w·x + b``: ``w += η_t g x`` and ``b += η_t g``, with
+
+    - ``"hinge"``: ``g = y`` when ``y f < 1``, for ``max(0, 1 − y f)``;
+    - ``"logistic"``: ``g = y/(1 + exp(y f))``, for ``log(1 + exp(−y f))``;
+    - ``"squared"``: ``g = y − f``, for ``(f − y)²/2``;
+    - ``"perceptron"``: ``g = y`` when ``y f <= 0``, for ``max(0, −y f)``.
+
+    ``eta/√t`` is Zinkevich's step, with regret ``O(√T)`` against any fixed
+    weights; sample and class weights multiply the step.
+
+    Parameters
+    ----------
+    eta : float, default=1.0
+        Scale of the step ``eta/√t`` (> 0).
+    loss : {"hinge", "logistic", "squared", "perceptron"}, default="hinge"
+        The loss whose gradient is followed.
+    fit_intercept : bool, default=True
+        Learn a bias ``b``: the weight of a constant feature 1 appended to
+        every row, in every norm and product of the rule. False: the boundary
+        passes through 0.
+    max_iter : int, default=5
+        Largest number of epochs. Training stops after the first epoch without
+        a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows
+        either (a rule that also updates rows it gets right may have moved
+        them: they are scored once after such an epoch); reaching
+        ``max_iter`` warns with ``ConvergenceWarning``. Five passes,
+        scikit-learn's ``SGDClassifier`` default before 0.19: online rules are
+        analysed for one pass and mostly settle in a few, and on data that are
+        not separable more passes keep moving the last weights.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Row order (Daumé §4.2): as given, one random permutation kept for every
+        epoch, or a new permutation each epoch.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the permutations. A generator you pass is advanced in place,
+        as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update in ``trace_`` (the
+        weights after each one).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights (and the state that goes with them)
+        of the previous fit; the counters start afresh.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The weights.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The bias.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Updates made (summed over the problems): rows whose gradient was not 0.
+    n_mistakes_ : ndarray of shape (n_epochs,)
+        Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
+        problems; each ``partial_fit`` call is an epoch.
+    converged_ : bool
+        Whether every problem stopped before ``max_iter``: a mistake-free epoch,
+        and weights without a mistake on the training rows.
+    trace_ : Trace, or tuple of Trace (one per class)
+        With ``record=True`` only.
+
+    Notes
+    -----
+    ``ParameterMixing`` averages the shards' weights and adds the rows they
+    met into ``t``, so the step keeps shrinking as over one pass of every row.
+
+    References
+    ----------
+    M. Zinkevich, "Online convex programming and generalized infinitesimal
+    gradient ascent", ICML 2003. S. C. H. Hoi, J. Wang and P. Zhao, "LIBOL: a
+    library for online learning algorithms", *Journal of Machine Learning
+    Research* 15, 495-499, 2014.
+
+    Examples
+    --------
+    >>> from rosenblatt.linear_model import OnlineGradientDescent
+    >>> X, y = [[2, 1], [1, 3], [-1, -1], [-2, 1]], [1, 1, -1, -1]
+    >>> model = OnlineGradientDescent(loss="logistic", shuffle="none").fit(X, y)
+    >>> model.coef_.round(4).tolist(), model.n_mistakes_.tolist()
+    ([[1.5736, 0.6841]], [1, 0])
+    """
+
+    _PARAMETERS = ("eta", "loss") + ONLINE_RULE_PARAMETERS
+    _parameter_constraints = constraints(
+        ("eta", "loss"),
+        loss=[StrOptions(set(_first_order.OGD_LOSSES))],
+    )
+
+    def __init__(
+        self,
+        *,
+        eta=1.0,
+        loss="hinge",
+        fit_intercept=True,
+        max_iter=5,
+        shuffle="every_epoch",
+        random_state=None,
+        record=False,
+        class_weight=None,
+        warm_start=False,
+        n_jobs=None,
+    ):
+        self.eta = eta
+        self.loss = loss
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+        self.class_weight = class_weight
+        self.warm_start = warm_start
+        self.n_jobs = n_jobs
+
+    _learner_class = OnlineGradientDescentLearner
+
+
+class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
+    """Winnow2: multiplicative updates, for few relevant features (Littlestone 1988).
+
+    The weights start at ``w0`` and stay positive. On a mistake,
+    ``y (w·x − threshold) <= 0``, each weight is multiplied by ``alpha^(y x_i)``:
+    promoted on a positive example, demoted on a negative one; a feature the
+    row does not have keeps its weight. The mistakes grow with the logarithm of
+    the number of features (a disjunction of ``k`` of ``n`` boolean features
+    costs ``O(k log n)``), so Winnow finds a few relevant features among very
+    many irrelevant ones, where the perceptron's mistakes grow with ``n``.
+
+    The features should be >= 0 (boolean in the paper) and about 1 at most (a
+    feature of 5 moves its weight 32-fold with ``alpha=2``): the weights are
+    positive, so Winnow learns boundaries ``w·x = threshold`` with positive
+    weights only. :class:`BalancedWinnow` learns weights of either sign. Sample
+    and class weights multiply the exponent. ``coef_`` is ``w`` and
+    ``intercept_`` is ``b − threshold`` (``−threshold`` without intercept).
+
+    Parameters
+    ----------
+    alpha : float, default=2.0
+        The promotion factor (> 1); a demotion divides by it.
+    threshold : float or None, default=None
+        The threshold ``θ`` of ``w·x > θ``; ``None``: ``n_features/2``.
+    w0 : float, default=1.0
+        The starting weight of every feature (> 0).
+    fit_intercept : bool, default=False
+        Learn a bias ``b`` (from ``w0``) as the weight of a constant feature 1,
+        multiplicatively like any weight: it stays positive, so the boundary's
+        bias ``b − threshold`` only moves within ``(−threshold, ∞)``. False
+        (default): the paper's rule, whose threshold is the bias.
+    max_iter : int, default=5
+        Largest number of epochs. Training stops after the first epoch without
+        a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows
+        either (a rule that also updates rows it gets right may have moved
+        them: they are scored once after such an epoch); reaching
+        ``max_iter`` warns with ``ConvergenceWarning``. Five passes,
+        scikit-learn's ``SGDClassifier`` default before 0.19: online rules are
+        analysed for one pass and mostly settle in a few, and on data that are
+        not separable more passes keep moving the last weights.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Row order (Daumé §4.2): as given, one random permutation kept for every
+        epoch, or a new permutation each epoch.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the permutations. A generator you pass is advanced in place,
+        as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update in ``trace_`` (the
+        weights after each one).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights (and the state that goes with them)
+        of the previous fit; the counters start afresh.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The weights (positive).
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The bias: ``b − threshold``.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Updates made (summed over the problems).
+    n_mistakes_ : ndarray of shape (n_epochs,)
+        Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
+        problems; each ``partial_fit`` call is an epoch.
+    converged_ : bool
+        Whether every problem stopped before ``max_iter``: a mistake-free epoch,
+        and weights without a mistake on the training rows.
+    trace_ : Trace, or tuple of Trace (one per class)
+        With ``record=True`` only.
+
+    Notes
+    -----
+    ``ParameterMixing`` averages the shards' weights (and the multiplicative
+    bias). That is legitimate for a multiplicative rule: a convex combination
+    of positive weights is positive, lies between the shards' own values, and
+    the rule goes on from it as from any positive start (the geometric mean,
+    averaging the exponents, would be the other choice; the arithmetic mean is
+    the engine's, and one shard is the serial fit bit for bit).
+
+    References
+    ----------
+    N. Littlestone, "Learning quickly when irrelevant attributes abound: a new
+    linear-threshold algorithm", *Machine Learning* 2, 285-318, 1988.
+
+    Examples
+    --------
+    Two relevant features among eight: ``y = x0 OR x3``.
+
+    >>> import numpy as np
+    >>> from rosenblatt.linear_model import Winnow
+    >>> X = np.array([[int(b) for b in f"{i:08b}"] for i in range(256)])
+    >>> y = X[:, 0] | X[:, 3]
+    >>> model = Winnow(shuffle="none").fit(X, y)
+    >>> model.coef_.tolist(), model.intercept_.tolist(), model.n_mistakes_.tolist()
+    ([[8.0, 0.5, 0.5, 8.0, 0.5, 0.25, 0.25, 1.0]], [-4.0], [6, 2, 0])
+    """
+
+    _PARAMETERS = ("alpha", "threshold", "w0") + ONLINE_RULE_PARAMETERS
+    _parameter_constraints = constraints(
+        ("alpha", "threshold", "w0"),
+        alpha=[Interval(Real, 1, None, closed="neither")],
+        threshold=[Interval(Real, None, None, closed="neither"), None],
+        w0=[Interval(Real, 0, None, closed="neither")],
+    )
+
+    def __init__(
+        self,
+        *,
+        alpha=2.0,
+        threshold=None,
+        w0=1.0,
+        fit_intercept=False,
+        max_iter=5,
+        shuffle="every_epoch",
+        random_state=None,
+        record=False,
+        class_weight=None,
+        warm_start=False,
+        n_jobs=None,
+    ):
+        self.alpha = alpha
+        self.threshold = threshold
+        self.w0 = w0
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+        self.class_weight = class_weight
+        self.warm_start = warm_start
+        self.n_jobs = n_jobs
+
+    _learner_class = WinnowLearner
+
+
+class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
+    """Balanced Winnow: Winnow for weights of either sign (Littlestone 1988).
+
+    Two positive vectors ``u`` and ``v``, both from ``w0``, and the weights
+    ``w = u − v``. On a mistake, ``y ((u − v)·x − threshold) <= 0``:
+    ``u_i *= alpha^(y x_i)`` and ``v_i *= alpha^(−y x_i)``, so a feature of the
+    row gains weight towards the label on one side and loses it on the other.
+    The mistake bound is Winnow's, logarithmic in the number of features;
+    features of about 1 at most suit it, as they suit Winnow.
+
+    The bias is a constant feature 1 with its own pair ``b_u``, ``b_v`` (both
+    from ``w0``, so ``b = b_u − b_v`` starts at 0 and takes either sign):
+    ``intercept_`` is ``b_u − b_v − threshold``. Sample and class weights
+    multiply the exponents.
+
+    Parameters
+    ----------
+    alpha : float, default=2.0
+        The promotion factor (> 1).
+    threshold : float, default=0.0
+        The threshold ``θ`` of ``(u − v)·x > θ``.
+    w0 : float, default=1.0
+        The starting value of every component of ``u`` and ``v`` (> 0).
+    fit_intercept : bool, default=True
+        Learn a bias ``b``: the weight of a constant feature 1 appended to
+        every row, in every norm and product of the rule. False: the boundary
+        passes through 0.
+    max_iter : int, default=5
+        Largest number of epochs. Training stops after the first epoch without
+        a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows
+        either (a rule that also updates rows it gets right may have moved
+        them: they are scored once after such an epoch); reaching
+        ``max_iter`` warns with ``ConvergenceWarning``. Five passes,
+        scikit-learn's ``SGDClassifier`` default before 0.19: online rules are
+        analysed for one pass and mostly settle in a few, and on data that are
+        not separable more passes keep moving the last weights.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Row order (Daumé §4.2): as given, one random permutation kept for every
+        epoch, or a new permutation each epoch.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the permutations. A generator you pass is advanced in place,
+        as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update in ``trace_`` (the
+        weights after each one).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights (and the state that goes with them: ``v``)
+        of the previous fit; the counters start afresh.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The weights ``u − v``.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The bias ``b_u − b_v − threshold``.
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Updates made (summed over the problems).
+    n_mistakes_ : ndarray of shape (n_epochs,)
+        Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
+        problems; each ``partial_fit`` call is an epoch.
+    converged_ : bool
+        Whether every problem stopped before ``max_iter``: a mistake-free epoch,
+        and weights without a mistake on the training rows.
+    trace_ : Trace, or tuple of Trace (one per class)
+        With ``record=True`` only.
+
+    Notes
+    -----
+    ``ParameterMixing`` averages ``u`` and ``v`` (each by ``μ``, as the
+    weights): the mixed vectors stay positive, and ``u − v`` is then the
+    average of the shards' weights (see :class:`Winnow`).
+
+    References
+    ----------
+    N. Littlestone, "Learning quickly when irrelevant attributes abound: a new
+    linear-threshold algorithm", *Machine Learning* 2, 1988. A. J. Grove, N.
+    Littlestone and D. Schuurmans, "General convergence results for linear
+    discriminant updates", *Machine Learning* 43, 173-210, 2001.
+
+    Examples
+    --------
+    >>> from rosenblatt.linear_model import BalancedWinnow
+    >>> X, y = [[2, 1], [1, 3], [-1, -1], [-2, 1]], [1, 1, -1, -1]
+    >>> model = BalancedWinnow(shuffle="none").fit(X, y)
+    >>> model.coef_.tolist(), model.intercept_.tolist(), model.n_mistakes_.tolist()
+    ([[3.75, 1.5]], [1.5], [1, 0])
+    """
+
+    _PARAMETERS = ("alpha", "threshold", "w0") + ONLINE_RULE_PARAMETERS
+    _parameter_constraints = constraints(
+        ("alpha", "threshold", "w0"),
+        alpha=[Interval(Real, 1, None, closed="neither")],
+        threshold=[Interval(Real, None, None, closed="neither")],
+        w0=[Interval(Real, 0, None, closed="neither")],
+    )
+
+    def __init__(
+        self,
+        *,
+        alpha=2.0,
+        threshold=0.0,
+        w0=1.0,
+        fit_intercept=True,
+        max_iter=5,
+        shuffle="every_epoch",
+        random_state=None,
+        record=False,
+        class_weight=None,
+        warm_start=False,
+        n_jobs=None,
+    ):
+        self.alpha = alpha
+        self.threshold = threshold
+        self.w0 = w0
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+        self.class_weight = class_weight
+        self.warm_start = warm_start
+        self.n_jobs = n_jobs
+
+    _learner_class = BalancedWinnowLearner
+
+
+class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
+    """The p-norm perceptron (Grove, Littlestone & Schuurmans 2001; Gentile 2003).
+
+    ``θ`` sums ``y x`` over the mistakes (the perceptron's weights) and the rule
+    predicts with ``w = g_p(θ)``, ``g_p(θ)_i = sign(θ_i) |θ_i|^(p−1)/‖θ‖_p^(p−2)``.
+    On a mistake, ``y (w·x + b) <= 0``: ``θ += y x`` and ``w = g_p(θ)`` again.
+    ``p = 2`` is the perceptron; ``p ≈ 2 ln n_features`` behaves like Winnow
+    (mistakes logarithmic in the number of features for a few relevant ones),
+    with weights of either sign and no tuning. Sample and class weights
+    multiply the step ``y x``; the bias is a constant feature 1 (a component of
+    ``θ`` and of the norm).
+
+    Parameters
+    ----------
+    p : float or None, default=None
+        The norm (> 1; the papers' bounds are for ``p >= 2``); ``None``:
+        ``max(2, 2 ln n_features)`` (Gentile's choice).
+    fit_intercept : bool, default=True
+        Learn a bias ``b``: the weight of a constant feature 1 appended to
+        every row, in every norm and product of the rule. False: the boundary
+        passes through 0.
+    max_iter : int, default=5
+        Largest number of epochs. Training stops after the first epoch without
+        a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows
+        either (a rule that also updates rows it gets right may have moved
+        them: they are scored once after such an epoch); reaching
+        ``max_iter`` warns with ``ConvergenceWarning``. Five passes,
+        scikit-learn's ``SGDClassifier`` default before 0.19: online rules are
+        analysed for one pass and mostly settle in a few, and on data that are
+        not separable more passes keep moving the last weights.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Row order (Daumé §4.2): as given, one random permutation kept for every
+        epoch, or a new permutation each epoch.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the permutations. A generator you pass is advanced in place,
+        as in scikit-learn.
+    record : bool, default=False
+        Keep a :class:`~rosenblatt.Trace` of every update in ``trace_`` (the
+        weights after each one).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies the weight of each row by the weight of its class.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights (and the state that goes with them: ``θ``)
+        of the previous fit; the counters start afresh.
+    n_jobs : int or None, default=None
+        Threads for one-vs-rest (one binary problem per thread); -1 for every
+        core. Results do not depend on it.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (1, n_features) or (n_classes, n_features)
+        The weights ``g_p(θ)``.
+    intercept_ : ndarray of shape (1,) or (n_classes,)
+        The bias (``g_p(θ)``'s bias component).
+    classes_ : ndarray
+        The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
+    n_features_in_ : int
+        Number of features seen in ``fit``.
+    n_iter_ : int
+        Epochs run (the largest over the one-vs-rest problems).
+    n_updates_ : int
+        Updates made (summed over the problems).
+    n_mistakes_ : ndarray of shape (n_epochs,)
+        Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
+        problems; each ``partial_fit`` call is an epoch.
+    converged_ : bool
+        Whether every problem stopped before ``max_iter``: a mistake-free epoch,
+        and weights without a mistake on the training rows.
+    trace_ : Trace, or tuple of Trace (one per class)
+        With ``record=True`` only.
+
+    Notes
+    -----
+    ``ParameterMixing`` averages ``θ`` by ``μ`` (the perceptron's mixing, which
+    it is for ``p = 2``); the mixed weights are ``g_p`` of the mixed ``θ``.
+
+    References
+    ----------
+    A. J. Grove, N. Littlestone and D. Schuurmans, "General convergence results
+    for linear discriminant updates", *Machine Learning* 43, 2001. C. Gentile,
+    "The robustness of the p-norm algorithms", *Machine Learning* 53, 265-299,
+    2003.
+
+    Examples
+    --------
+    >>> from rosenblatt.linear_model import PNormPerceptron
+    >>> X, y = [[2, 1], [1, 3], [-1, -1], [-2, 1]], [1, 1, -1, -1]
+    >>> model = PNormPerceptron(p=3.0, shuffle="none").fit(X, y)
+    >>> model.coef_.round(4).tolist(), model.intercept_.round(4).tolist()
+    ([[1.8566, 0.4642]], [0.4642])
+    """
+
+    _PARAMETERS = ("p",) + ONLINE_RULE_PARAMETERS
+    _parameter_constraints = constraints(
+        ("p",), p=[Interval(Real, 1, None, closed="neither"), None],
+    )
+
+    def __init__(
+        self,
+        *,
+        p=None,
+        fit_intercept=True,
+        max_iter=5,
+        shuffle="every_epoch",
+        random_state=None,
+        record=False,
+        class_weight=None,
+        warm_start=False,
+        n_jobs=None,
+    ):
+        self.p = p
+        self.fit_intercept = fit_intercept
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.record = record
+        self.class_weight = class_weight
+        self.warm_start = warm_start
+        self.n_jobs = n_jobs
+
+    _learner_class = PNormLearner

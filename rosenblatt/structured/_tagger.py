@@ -1,0 +1,161 @@
+"""A tagger: sentences in, a label per token out, and a model file that holds both.
+
+:class:`SequenceTagger` is :class:`~rosenblatt.structured.SentenceFeatures` followed
+by :class:`~rosenblatt.structured.SequencePerceptron`, on sentences (lists of tokens)
+and their labels (a list of labels per sentence) instead of a matrix and
+``lengths``. It is what ``rosenblatt tag`` trains and saves: the features are part
+of the model, since a tagger reads new sentences through the same vocabulary.
+"""
+
+import itertools
+
+import numpy as np
+from sklearn.base import BaseEstimator, clone
+from sklearn.utils.validation import check_is_fitted
+
+from ._features import SentenceFeatures, _sentences
+from ._metrics import token_accuracy
+from ._sequence import SequencePerceptron
+
+
+class SequenceTagger(BaseEstimator):
+    """Label the tokens of sentences: token features, then the structured perceptron.
+
+    ``fit(sentences, labels)`` learns the features' vocabulary and the model;
+    ``predict(sentences)`` returns a list of labels per sentence. The pair is one
+    estimator, and :func:`rosenblatt.io.save` writes it to one file (the template
+    as its entry strings, the vocabulary as arrays, the model as a model file
+    holds a :class:`SequencePerceptron`), which :func:`rosenblatt.io.load` reads
+    back without running any code.
+
+    Parameters
+    ----------
+    features : SentenceFeatures or None, default=None
+        The token features (cloned by ``fit``); ``None``: ``SentenceFeatures()``,
+        the default template and a vocabulary learned from the sentences.
+    model : SequencePerceptron, ParameterMixing or None, default=None
+        The sequence model (cloned by ``fit``); ``None``: ``SequencePerceptron()``.
+        A :class:`~rosenblatt.distributed.ParameterMixing` of a
+        ``SequencePerceptron`` trains on shards of the sentences; the tagger then
+        predicts, and is saved, with the model it trained (its ``estimator_``).
+
+    Attributes
+    ----------
+    features_ : SentenceFeatures
+        The fitted features.
+    model_ : SequencePerceptron or ParameterMixing
+        The fitted model (a loaded tagger holds a ``SequencePerceptron``).
+    classes_ : ndarray
+        The labels, sorted (the model's).
+
+    Examples
+    --------
+    Tokens are words, or tuples of columns (a word and its part-of-speech tag, say);
+    a sentence of no tokens gets no labels:
+
+    >>> from rosenblatt.structured import SequenceTagger, SentenceFeatures
+    >>> sentences = [["the", "dog", "barks"], ["a", "cat", "sleeps"], ["the", "cat"]]
+    >>> labels = [["DET", "NOUN", "VERB"], ["DET", "NOUN", "VERB"], ["DET", "NOUN"]]
+    >>> tagger = SequenceTagger(SentenceFeatures(template=["bias", "word", "word[-1]"]))
+    >>> tagger.fit(sentences, labels).predict([["a", "dog", "sleeps"], []])
+    [['DET', 'NOUN', 'VERB'], []]
+    >>> tagger.score(sentences, labels), tagger.classes_.tolist()
+    (1.0, ['DET', 'NOUN', 'VERB'])
+    """
+
+    def __init__(self, features=None, model=None):
+        self.features = features
+        self.model = model
+
+    def fit(self, sentences, labels):
+        """Learn the features and the model from labelled sentences.
+
+        Parameters
+        ----------
+        sentences : list of list of tokens
+            A token is a string, or a tuple of strings (its columns: the word
+            first). Sentences without tokens are left out.
+        labels : list of list of str
+            The label of every token, sentence by sentence.
+
+        Returns
+        -------
+        self
+        """
+        sentences, labels = _pair(sentences, labels)
+        kept = [k for k, sentence in enumerate(sentences) if len(sentence)]
+        if not kept:
+            raise ValueError("No tokens to learn from: every sentence is empty.")
+        if len(kept) < len(sentences):
+            sentences = [sentences[k] for k in kept]
+            labels = [labels[k] for k in kept]
+        features = SentenceFeatures() if self.features is None else clone(self.features)
+        model = SequencePerceptron() if self.model is None else clone(self.model)
+        X, lengths = features.fit_transform(sentences)
+        y = np.array(list(itertools.chain.from_iterable(labels)))
+        model.fit(X, y, lengths=lengths)
+        self.features_, self.model_ = features, model
+        return self
+
+    def predict(self, sentences):
+        """The best label sequence of each sentence (Viterbi).
+
+        Parameters
+        ----------
+        sentences : list of list of tokens
+
+        Returns
+        -------
+        list of list of str
+            One list of labels per sentence, as long as the sentence.
+        """
+        check_is_fitted(self, "model_")
+        sentences = _sentences(sentences)
+        kept = [sentence for sentence in sentences if len(sentence)]
+        predicted = []
+        if kept:
+            X, lengths = self.features_.transform(kept)
+            flat = self.model_.predict(X, lengths=lengths).tolist()
+            ends = np.cumsum(lengths).tolist()
+            predicted = [flat[end - n:end] for n, end in zip(lengths.tolist(), ends)]
+        found = iter(predicted)
+        return [next(found) if len(sentence) else [] for sentence in sentences]
+
+    def score(self, sentences, labels):
+        """Token accuracy of :meth:`predict` on labelled sentences.
+
+        Returns
+        -------
+        float
+        """
+        sentences, labels = _pair(sentences, labels)
+        return token_accuracy(labels, self.predict(sentences))
+
+    @property
+    def classes_(self):
+        check_is_fitted(self, "model_")
+        return self.model_.classes_
+
+
+def _pair(sentences, labels):
+    """Sentences and labels checked against each other: a list of labels per
+    sentence, as long as it; the first that is not is named."""
+    sentences = _sentences(sentences)
+    if isinstance(labels, (str, bytes)) or not hasattr(labels, "__iter__"):
+        raise ValueError("labels must be a list with a list of labels per sentence; got "
+                         f"{type(labels).__name__}.")
+    labels = list(labels)
+    if len(labels) != len(sentences):
+        raise ValueError(f"{len(sentences)} sentences but {len(labels)} lists of labels; "
+                         "give a list of labels per sentence.")
+    checked = []
+    for number, (sentence, sentence_labels) in enumerate(zip(sentences, labels)):
+        if isinstance(sentence_labels, (str, bytes)) or not hasattr(sentence_labels, "__len__"):
+            raise ValueError(f"The labels of sentence {number} are a "
+                             f"{type(sentence_labels).__name__}, not a list of labels (one "
+                             "per token).")
+        if len(sentence_labels) != len(sentence):
+            raise ValueError(f"Sentence {number} has {len(sentence)} tokens but "
+                             f"{len(sentence_labels)} labels.")
+        checked.append(list(sentence_labels))
+    return sentences, checked
