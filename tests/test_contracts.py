@@ -121,7 +121,12 @@ def test_recording_does_not_change_the_result(cls):
     X, y = integer_blobs(n=60, seed=4, separable=False)
     plain = fit(make(cls, random_state=2, **limits(cls)), X, y)
     traced = fit(make(cls, random_state=2, record=True, **limits(cls)), X, y)
-    assert_array_equal(weights(plain), weights(traced))
+    if cls.__name__ == "ALMA":
+        # ALMA (p = 2) keeps w = s·v within a kernel call and folds s in at its end;
+        # recording calls the kernel row by row, so each row rounds once more
+        assert_allclose(weights(plain), weights(traced), rtol=1e-12, atol=1e-15)
+    else:
+        assert_array_equal(weights(plain), weights(traced))
     assert not hasattr(plain, "trace_")
     trace = traced.trace_
     assert len(trace) == traced.n_updates_
