@@ -21,6 +21,7 @@ Hivemall and Jubatus mix theirs (see :data:`COVARIANCE_MIXING` for the
 measurement behind the choice, and :meth:`CovarianceState.mixed`).
 """
 
+from abc import abstractmethod
 from dataclasses import dataclass
 from numbers import Real
 
@@ -229,9 +230,9 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
                "pass is not expected: raise max_iter to train longer, or ignore the "
                "warning (n_mistakes_ shows the mistakes of each epoch)")
 
+    @abstractmethod
     def _rule(self):
         """The kernel's :class:`~rosenblatt._kernels._second_order.SecondOrderRule`."""
-        raise NotImplementedError
 
     def _first_state(self, n_features):
         """The kernel's starting state (``w = 0``, ``Σ = aI``)."""
