@@ -22,7 +22,7 @@ it builds); ``ARCHITECTURE.md`` walks through adding one.
 
 from ._classifier import OnlineMixin, PerceptronClassifier, on_epoch, warn
 from ._learner import Learner, ToleranceStop
-from ._linear import LinearLearner, LinearModel, Traced
+from ._linear import LinearLearner, LinearModel, MulticlassLinearModel, Traced
 from ._loop import MixingRecord, train
 from ._parameters import CONSTRAINTS, constraints
 from ._problem import Problem, RuleState, TrainingData
@@ -34,6 +34,7 @@ __all__ = [
     "Learner",
     "LinearLearner",
     "LinearModel",
+    "MulticlassLinearModel",
     "MixingRecord",
     "OnlineMixin",
     "PerceptronClassifier",

@@ -195,6 +195,26 @@ class LinearModel:
         """Inverse of :meth:`_prediction_state`, for a model read from a file."""
 
 
+class MulticlassLinearModel(LinearModel):
+    """Estimator mixin: ``decision_function`` of a native multiclass model, one
+    weight vector per class (with two classes, the difference of their scores)."""
+
+    def decision_function(self, X):
+        """Scores ``w_k·x + b_k`` of every class.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes); with two classes the difference
+        ``s_1 − s_0``, of shape (n_samples,).
+        """
+        scores = super().decision_function(X)
+        return scores[:, 1] - scores[:, 0] if len(self.classes_) == 2 else scores
+
+
 #: Stored values (times problems) from which scoring runs on several threads. Threads
 #: win in wall time from about 50,000 values on 2 cores, but numba's OpenMP layer then
 #: keeps its threads spinning for a while after each call: for calls of a fraction of a

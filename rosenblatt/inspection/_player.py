@@ -112,7 +112,8 @@ def script_json(value):
     >>> script_json({"name": "</script><!--<script>"})
     '{"name": "\\\\u003c/script\\\\u003e\\\\u003c!--\\\\u003cscript\\\\u003e"}'
     """
-    # json.dumps writes every other character outside ASCII as \\uXXXX (U+2028 too)
+    # json.dumps writes every other character outside ASCII as a \\u escape of four
+    # hex digits (U+2028 too)
     return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace(
         "&", "\\u0026")
 

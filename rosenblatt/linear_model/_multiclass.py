@@ -5,7 +5,7 @@ import numpy as np
 from .. import _kernels
 from ..base import (
     LinearLearner,
-    LinearModel,
+    MulticlassLinearModel,
     OnlineMixin,
     PerceptronClassifier,
     ToleranceStop,
@@ -71,7 +71,7 @@ class MulticlassLearner(Traced, ToleranceStop, LinearLearner):
         return n_mistakes
 
 
-class MulticlassPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
+class MulticlassPerceptron(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     """Native multiclass perceptron: a weight vector per class, predict the argmax.
 
     For a row of class ``y``, with scores ``s_k = w_k·x + b_k``, let ``ŷ`` be
@@ -217,18 +217,3 @@ class MulticlassPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         self.n_iter_no_change = n_iter_no_change
 
     _learner_class = MulticlassLearner
-
-    def decision_function(self, X):
-        """Scores ``w_k·x + b_k`` of every class.
-
-        Parameters
-        ----------
-        X : array-like or CSR matrix of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes); with two classes the difference
-        ``s_1 − s_0``, of shape (n_samples,).
-        """
-        scores = super().decision_function(X)
-        return scores[:, 1] - scores[:, 0] if len(self.classes_) == 2 else scores

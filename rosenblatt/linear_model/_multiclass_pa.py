@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._kernels import _first_order
-from ..base import LinearLearner, LinearModel, OnlineMixin, PerceptronClassifier, Traced
+from ..base import LinearLearner, MulticlassLinearModel, OnlineMixin, PerceptronClassifier, Traced
 from ..base import constraints as _constraints
 from ..trace import MulticlassTraceRecorder
 from ._first_order import _ADVICE, ErrorFreeStop, FirstOrderState, run_traced
@@ -64,7 +64,7 @@ class MulticlassPassiveAggressiveLearner(Traced, ErrorFreeStop, LinearLearner):
         return n_updates
 
 
-class MulticlassPassiveAggressive(OnlineMixin, LinearModel, PerceptronClassifier):
+class MulticlassPassiveAggressive(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     """Native multiclass passive-aggressive classifier (Crammer et al. 2006, §7).
 
     One weight vector per class. For a row of class ``y`` with scores
@@ -197,18 +197,3 @@ class MulticlassPassiveAggressive(OnlineMixin, LinearModel, PerceptronClassifier
         self.warm_start = warm_start
 
     _learner_class = MulticlassPassiveAggressiveLearner
-
-    def decision_function(self, X):
-        """Scores ``w_k·x + b_k`` of every class.
-
-        Parameters
-        ----------
-        X : array-like or CSR matrix of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes); with two classes the difference
-        ``F_1 − F_0``, of shape (n_samples,).
-        """
-        scores = super().decision_function(X)
-        return scores[:, 1] - scores[:, 0] if len(self.classes_) == 2 else scores

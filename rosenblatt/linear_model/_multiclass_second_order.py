@@ -16,7 +16,7 @@ import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
 from .._kernels import _second_order as so
-from ..base import LinearModel, OnlineMixin, PerceptronClassifier, Problem, constraints
+from ..base import MulticlassLinearModel, OnlineMixin, PerceptronClassifier, Problem, constraints
 from ..trace import MulticlassTraceRecorder
 from ._online import update_log
 from ._second_order import (
@@ -113,7 +113,7 @@ class MulticlassSCWLearner(MulticlassSecondOrderLearner):
                                     "multiclass_scw2", C=self.C, eta=self.eta)
 
 
-class MulticlassAROW(OnlineMixin, LinearModel, PerceptronClassifier):
+class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     """Multiclass AROW: a weight vector per class, one covariance shared by all.
 
     LIBOL's ``M_AROW.m`` (the multiclass form of Crammer, Kulesza & Dredze
@@ -243,23 +243,8 @@ class MulticlassAROW(OnlineMixin, LinearModel, PerceptronClassifier):
 
     _learner_class = MulticlassAROWLearner
 
-    def decision_function(self, X):
-        """Scores ``W_k·x + b_k`` of every class.
 
-        Parameters
-        ----------
-        X : array-like or CSR matrix of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes); with two classes the difference
-        ``F_1 − F_0``, of shape (n_samples,).
-        """
-        scores = super().decision_function(X)
-        return scores[:, 1] - scores[:, 0] if len(self.classes_) == 2 else scores
-
-
-class MulticlassSCW(OnlineMixin, LinearModel, PerceptronClassifier):
+class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     """Multiclass soft confidence-weighted learning: a weight vector per class, one covariance.
 
     LIBOL's ``M_SCW1.m`` and ``M_SCW2.m``, transcribed as they are. For a row
@@ -401,18 +386,3 @@ class MulticlassSCW(OnlineMixin, LinearModel, PerceptronClassifier):
         self.warm_start = warm_start
 
     _learner_class = MulticlassSCWLearner
-
-    def decision_function(self, X):
-        """Scores ``W_k·x + b_k`` of every class.
-
-        Parameters
-        ----------
-        X : array-like or CSR matrix of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes); with two classes the difference
-        ``F_1 − F_0``, of shape (n_samples,).
-        """
-        scores = super().decision_function(X)
-        return scores[:, 1] - scores[:, 0] if len(self.classes_) == 2 else scores
