@@ -34,6 +34,7 @@ import os
 import pathlib
 import re
 import tempfile
+import warnings
 import zipfile
 
 import numpy as np
@@ -289,7 +290,9 @@ def _load_estimator(path, meta, arrays):
     try:
         model._restore_prediction_state(state)
         # every part of the file is read by this: a wrong one fails here, not later
-        model.decision_function(sp.csr_matrix((1, model.n_features_in_)))
+        with warnings.catch_warnings():  # the probe has no column names; the model may
+            warnings.filterwarnings("ignore", "X does not have valid feature names")
+            model.decision_function(sp.csr_matrix((1, model.n_features_in_)))
     except Exception as error:  # noqa: BLE001 - whatever a forged file breaks is its fault
         raise ModelFileError(f"{path}: inconsistent model state: {error}") from error
     training = meta.get("training")

@@ -1,4 +1,5 @@
 import shutil
+import subprocess
 
 import matplotlib
 
@@ -117,8 +118,14 @@ def test_mp4_when_ffmpeg_is_present(tmp_path):
     X, y, _ = make_target_line(10, random_state=3)
     model = PLA(record=True, random_state=1).fit(X, y)
     path = tmp_path / "run.mp4"
-    animate(model.trace_, X, y, path)
-    assert path.stat().st_size > 1000
+    frames = animate(model.trace_, X, y, path)
+    assert frames == model.n_updates_ + 2
+    if shutil.which("ffprobe"):  # ffmpeg's companion: count the frames the file holds
+        counted = subprocess.run(
+            ["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0",
+             "-show_entries", "stream=nb_read_frames", "-of", "csv=p=0",
+             str(path)], capture_output=True, text=True, check=True).stdout.strip()
+        assert counted == str(frames)
 
 
 def test_mp4_without_ffmpeg_says_what_to_do(tmp_path, monkeypatch):

@@ -40,6 +40,7 @@ def test_length_mismatch(estimator):
         estimator.fit(X_OK, Y_OK[:3])
 
 
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")  # not the point
 def test_wrong_feature_count_at_predict(estimator):
     estimator.fit(X_OK, Y_OK)
     with pytest.raises(ValueError, match="X has 3 features, but .* is expecting 2"):

@@ -997,7 +997,8 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         check_is_fitted(self)
         X = validate_X(self, X, reset=False)
         learner = self._learner()
-        scores = np.column_stack([learner._problem_decision(p, X) for p in self._problems])
+        with np.errstate(over="ignore", invalid="ignore"):  # overflow is refused just below
+            scores = np.column_stack([learner._problem_decision(p, X) for p in self._problems])
         check_scores(scores, X)
         return scores.ravel() if scores.shape[1] == 1 else scores
 

@@ -140,7 +140,8 @@ class Vote:
         scores = np.empty(X.shape[0])
         for start in range(0, X.shape[0], part):  # rows made dense a part at a time
             rows = slice(start, start + part)
-            scores[rows] = self._vote(X[rows])
+            with np.errstate(over="ignore", invalid="ignore"):  # overflow: refused in _vote
+                scores[rows] = self._vote(X[rows])
         return scores
 
     def _vote(self, X):
