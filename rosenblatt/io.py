@@ -1041,12 +1041,12 @@ def _pack(value, name, arrays, problem_rng=None):
         return {"generator": _json_state(value.bit_generator.state)}
     if sp.issparse(value):
         value = sp.csr_matrix(value)
+        name = _stored_before(value, arrays) or name
         for part in ("data", "indices", "indptr"):
             arrays[f"{name}.{part}"] = getattr(value, part)
         return {"csr": name, "shape": list(value.shape)}
     if isinstance(value, np.ndarray):
-        arrays[name] = value
-        return {"array": name}
+        return {"array": _store(value, name, arrays)}
     if isinstance(value, tuple):
         return {"tuple": [_pack(v, f"{name}#{k}", arrays, problem_rng)
                           for k, v in enumerate(value)]}
@@ -1056,17 +1056,49 @@ def _pack(value, name, arrays, problem_rng=None):
                      "save(..., training_state=False) writes what prediction needs.")
 
 
+def _store(array, name, arrays):
+    """Store ``array`` under ``name``, unless it is stored already: the name it has."""
+    name = _stored_before(array, arrays) or name
+    arrays[name] = array
+    return name
+
+
+def _stored_before(value, arrays):
+    """The name under which the prediction state (or a fitted attribute) already
+    stores an array or CSR matrix equal to ``value``, or None: the training state
+    names it instead of storing it twice (a voted perceptron's update rows). Only
+    names outside the training state qualify: the training state reads each of its
+    own arrays once, and copies of the others (see :class:`_Reader`)."""
+    for key, stored in arrays.items():
+        if key.startswith("training") or key == "__meta__":
+            continue
+        if sp.issparse(value):
+            base, _, part = key.rpartition(".")
+            parts = [arrays.get(f"{base}.{p}") for p in ("data", "indices", "indptr")]
+            if part == "data" and all(p is not None for p in parts) and all(
+                    _equal_arrays(a, b) for a, b in
+                    zip(parts, (value.data, value.indices, value.indptr))):
+                return base
+        elif _equal_arrays(stored, value):
+            return key
+    return None
+
+
+def _equal_arrays(a, b):
+    return a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b)
+
+
 def _pack_list(value, name, arrays, problem_rng):
     """A list in one array where its items allow (numbers, 1-D arrays, matrices of
     one width), else item by item: a state logs one item per mistake or epoch."""
     if value and all(_is_number(v) for v in value):
         ints = all(isinstance(v, (int, np.integer)) for v in value)
-        arrays[name] = np.array(value, dtype=np.int64 if ints else np.float64)
-        return {"numbers": name}
+        return {"numbers": _store(np.array(value, dtype=np.int64 if ints else np.float64),
+                                  name, arrays)}
     if value and all(isinstance(v, np.ndarray) and v.ndim == 1 for v in value) and \
             len({v.dtype for v in value}) == 1:
-        arrays[name] = np.concatenate(value)
-        return {"pieces": name, "lengths": [len(v) for v in value]}
+        return {"pieces": _store(np.concatenate(value), name, arrays),
+                "lengths": [len(v) for v in value]}
     matrices = value and all(sp.issparse(v) or (isinstance(v, np.ndarray) and v.ndim == 2)
                              for v in value)
     if matrices and len({v.shape[1] for v in value}) == 1 and \
@@ -1296,7 +1328,8 @@ def _same(a, b):
 class _Reader:
     """Turns the packed values of one file back into values (see :func:`_pack`),
     checking each array as it is read: its dtype, finite values, counts >= 0, and
-    that every array is read once. Errors name the file and the field."""
+    that each array of the training state is read once (an array of the prediction
+    state it names is read as a copy). Errors name the file and the field."""
 
     def __init__(self, path, arrays, n_features):
         self.path, self.arrays, self.n_features = path, arrays, n_features
@@ -1308,6 +1341,11 @@ class _Reader:
     def member(self, field, key):
         if not isinstance(key, str) or key not in self.arrays:
             self.fail(field, f"names array {key!r}, which the file does not hold")
+        if not key.startswith("training"):
+            # the prediction state's array, named rather than stored twice: read as a
+            # copy, so that training on never writes into coef_ or the vote
+            self.used.add(key)
+            return self.arrays[key].copy()
         if key in self.used:
             self.fail(field, f"names array {key!r} a second time")
         self.used.add(key)

@@ -127,3 +127,26 @@ def test_saving_is_atomic_and_refuses_what_it_cannot_hold(tmp_path):
         save(model, tmp_path / "k.npz")
     assert list(tmp_path.iterdir()) == []  # nothing half-written left behind
     assert zipfile.is_zipfile(__file__) is False
+
+
+def test_the_vote_is_stored_once_and_training_on_from_the_file_is_exact(tmp_path):
+    """The update rows are the vote (prediction state) and the log training goes on
+    from (training state): the file names them once, and a loaded model trained on
+    does not write into the arrays it was read from."""
+    from rosenblatt import VotedPerceptron
+
+    rng = np.random.RandomState(0)
+    X = rng.randn(400, 8)
+    y = (X @ rng.randn(8) + 0.5 * rng.randn(400) > 0).astype(int)
+    model = quietly_fit(VotedPerceptron(max_iter=4, random_state=0), X, y)
+    save(model, tmp_path / "voted.npz")
+    members = zipfile.ZipFile(tmp_path / "voted.npz").namelist()
+    assert "state:vote0_updates.data.npy" in members
+    assert not [name for name in members if name.startswith("training") and "updates" in name]
+    loaded = load(tmp_path / "voted.npz")
+    held, before = loaded.coef_, loaded.coef_.copy()
+    for estimator in (model, loaded):
+        estimator.partial_fit(X[:50], y[:50])
+    np.testing.assert_array_equal(loaded.decision_function(X), model.decision_function(X))
+    np.testing.assert_array_equal(loaded.counts_, model.counts_)
+    np.testing.assert_array_equal(held, before)
