@@ -7,40 +7,91 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._config import cache_folder
+from .._validation import PREFETCH_FEATURES
 from ..engine import SHORT_NAMES, make_estimator
+
+#: the structured perceptron, warmed under this name beside the classifiers
+SEQUENCE = "sequence"
 
 
 def warmup(models=None):
-    """Fit each estimator (all by default) once on tiny dense and CSR data in
-    float64 and float32, so that numba compiles their kernels and caches them on
-    disk: a container image or a CI job built with this starts training at once
-    (a first fit otherwise compiles for seconds per layout and dtype). Returns the
-    number of fits and the seconds they took.
+    """Fit each estimator (all by default, and the structured perceptron as
+    ``"sequence"``) once on every kind of data numba compiles a kernel for, so that
+    the kernels are cached on disk: a container image or a CI job built with this
+    starts training at once (a first fit otherwise compiles for seconds per layout
+    and dtype). The kinds: dense and CSR rows in float64 and float32, CSR rows of
+    ones only, CSR rows wider than ``PREFETCH_FEATURES`` (the prefetching loops),
+    two and three classes, and both covariance forms of the second-order rules.
+    Returns the number of fits and the seconds they took.
 
     >>> fits, seconds = warmup(["perceptron"])
     >>> fits
-    4
+    16
     """
-    rng = np.random.RandomState(0)
-    X = rng.randn(40, 3)
-    y = np.arange(40) % 2
-    layouts = [X, X.astype(np.float32), sp.csr_matrix(X), sp.csr_matrix(X.astype(np.float32))]
     start, fits = time.perf_counter(), 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a few epochs on noise never converge
-        for name in models or sorted(SHORT_NAMES):
-            limit = {"max_updates": 5} if name == "pla" else {"max_iter": 2}
-            for data in layouts:
-                model = make_estimator(name, **limit)
-                model.fit(data, y)
-                model.decision_function(data)
-                fits += 1
+        for name in models or [*sorted(SHORT_NAMES), SEQUENCE]:
+            fits += _warm_sequences() if name == SEQUENCE else _warm_classifier(name)
     return fits, time.perf_counter() - start
 
 
+def _layouts():
+    """Tiny training sets of each layout and dtype the kernels are compiled for:
+    dense and CSR rows in float64 and float32, CSR rows of ones only (binary
+    features, read without their data array), each CSR form also wider than the
+    prefetching threshold (``wide``)."""
+    rng = np.random.RandomState(0)
+    X = rng.randn(40, 3)
+    yield X, False
+    yield X.astype(np.float32), False
+    wide = sp.random(40, PREFETCH_FEATURES, density=4 / PREFETCH_FEATURES, format="csr",
+                     random_state=rng)
+    for rows, is_wide in ((sp.csr_matrix(X), False), (wide, True)):
+        yield rows, is_wide
+        yield rows.astype(np.float32), is_wide
+        ones = rows.copy()
+        ones.data[:] = 1.0
+        yield ones, is_wide
+
+
+def _warm_classifier(name):
+    """Fit and score estimator ``name`` on every layout, with two and three classes
+    (and with each covariance form it has): the number of fits."""
+    limit = {"max_updates": 5} if name == "pla" else {"max_iter": 2}
+    forms = [{}]
+    if "covariance" in make_estimator(name).get_params():
+        forms = [{"covariance": "full"}, {"covariance": "diagonal"}]
+    fits = 0
+    for form in forms:
+        for data, wide in _layouts():
+            if wide and form.get("covariance") == "full":
+                continue  # refused: a full Σ over 2^17 features
+            for n_classes in (2, 3):
+                model = make_estimator(name, **limit, **form)
+                model.fit(data, np.arange(data.shape[0]) % n_classes)
+                model.decision_function(data)
+                fits += 1
+    return fits
+
+
+def _warm_sequences():
+    """Fit and tag with the structured perceptron on dense and CSR token rows."""
+    from ..structured import SequencePerceptron
+
+    fits = 0
+    for data, wide in _layouts():
+        lengths = np.full(data.shape[0] // 4, 4)
+        model = SequencePerceptron(max_iter=2).fit(data, np.arange(data.shape[0]) % 3, lengths)
+        model.predict(data, lengths)
+        fits += 1
+    return fits
+
+
 def add_arguments(parser):
-    parser.add_argument("--model", action="append", choices=sorted(SHORT_NAMES),
-                        help="only this model (repeatable; default: all)")
+    parser.add_argument("--model", action="append", choices=[*sorted(SHORT_NAMES), SEQUENCE],
+                        help="only this model (repeatable; default: all, and the structured "
+                             f"perceptron as {SEQUENCE!r})")
 
 
 def run(args):
