@@ -384,14 +384,15 @@ def test_budget_is_respected_at_every_step(monkeypatch):
     from rosenblatt.linear_model._kernel_perceptron import BudgetState
 
     sizes = []
-    add = BudgetState.add_mistake
+    mistake = BudgetState.mistake
 
-    def counted(self, row, step, position):
-        add(self, row, step, position)
+    def counted(self, *args):
+        slot = mistake(self, *args)
         sizes.append(len(self.dual))
         assert len(self.rows) == len(self.dual) == len(self.born) <= self.budget
+        return slot
 
-    monkeypatch.setattr(BudgetState, "add_mistake", counted)
+    monkeypatch.setattr(BudgetState, "mistake", counted)
     X, y = ring(1, 300)
     quiet(lambda: KernelPerceptron(budget=10, max_iter=5, random_state=0).fit(X, y))
     assert max(sizes) == 10 and len(sizes) > 50

@@ -188,10 +188,16 @@ class BudgetState(DualState):
 
     A mistake on a new example when the support is full first removes one
     support vector — a uniformly random one (the randomized budget perceptron of
-    Cavallanti, Cesa-Bianchi & Gentile 2007) or the oldest — and its term
-    ``dualⱼ K(svⱼ, ·)`` from ``f``; the bias keeps its steps. The new example
-    takes the freed slot. Mistakes are not logged one by one (that is what
-    would grow with the stream), so the vote and the average are not available.
+    Cavallanti, Cesa-Bianchi & Gentile 2007) or the oldest — and the new example
+    takes its slot; the bias keeps its steps. Mistakes are not logged one by one
+    (that is what would grow with the stream), so the vote and the average are
+    not available.
+
+    ``f`` is not kept on every row of the call, as the unbounded rule does: a
+    removal would change it everywhere, one kernel column over the whole ``X``
+    per mistake. The epoch scores a block of rows against the support (at most
+    ``budget`` vectors) in one kernel product and rescores the rest of the block
+    after each update (:meth:`KernelLearner._epoch_on_budget`).
     """
 
     budget: int = 1
@@ -200,97 +206,14 @@ class BudgetState(DualState):
     rows: list = field(default_factory=list)          # each support vector, a 1-row matrix
     born: list = field(default_factory=list)          # example number that filled each slot
     _slot_of: dict = field(default_factory=dict)      # row of the current X -> slot
-    _row_in_slot: dict = field(default_factory=dict)  # slot -> row of the current X
-    _columns: dict = field(default_factory=dict)      # row of X -> K(X, x_row)
-    _cached_bytes: int = 0
     _gram: object = None
-
-    def begin_call(self, X, intercept, gram):
-        if self._X is not X:
-            self._slot_of, self._row_in_slot, self._columns, self._cached_bytes = {}, {}, {}, 0
-        self._gram = gram
-        return super().begin_call(X, intercept, gram)
-
-    def column(self, i, gram, cache_bytes):
-        """``K(X, x_i)``, kept while ``cache_bytes`` allows: on data that are not
-        separable the same rows are mistaken epoch after epoch."""
-        column = self._columns.get(i)
-        if column is None:
-            column = gram(self._X, self._X[i:i + 1]).ravel()
-            if self._cached_bytes + column.nbytes <= cache_bytes:
-                self._columns[i] = column
-                self._cached_bytes += column.nbytes
-        return column
-
-    def add_mistake(self, row, step, position):
-        """A mistake on ``row`` of the current ``X``: its slot gains ``step``; a new
-        example takes a free slot, or one freed by :meth:`_evict`."""
-        if row in self._slot_of:
-            self.dual[self._slot_of[row]] += step
-            return
-        vector = self._X[row:row + 1].copy()
-        if len(self.rows) < self.budget:
-            slot = len(self.rows)
-            self.rows.append(vector)
-            self.dual.append(step)
-            self.born.append(position)
-        else:
-            slot = self._evict()
-            self.rows[slot], self.dual[slot], self.born[slot] = vector, step, position
-        self._slot_of[row] = slot
-        self._row_in_slot[slot] = row
-
-    def _evict(self):
-        """Remove one support vector and its term from ``f``; returns its slot."""
-        if self.policy == "oldest":
-            slot = int(np.argmin(self.born))
-        elif isinstance(self.rng, np.random.Generator):
-            slot = int(self.rng.integers(self.budget))
-        else:
-            slot = int(self.rng.randint(self.budget))
-        row = self._row_in_slot.pop(slot, None)
-        # a support vector from this call's rows had its column computed at its mistake
-        column = self._columns.get(row)
-        if column is None:
-            column = self._gram(self._X, self.rows[slot]).ravel()
-        self._f -= self.dual[slot] * column
-        self._slot_of.pop(row, None)
-        return slot
-
-    def keep_new_support(self):
-        if self.rows:
-            if sp.issparse(self.rows[0]):
-                self.support = sp.csr_matrix(sp.vstack(self.rows))
-            else:
-                self.support = np.vstack(self.rows)
-
-    def end_call(self):
-        super().end_call()
-        self._slot_of, self._row_in_slot, self._columns, self._cached_bytes = {}, {}, {}, 0
-        self._gram = None
-
-
-#: Rows scored against the support in one kernel product by the epoch of the
-#: Forgetron and of Projectron++ (whose updates may move every coefficient).
-_SUPPORT_BLOCK = 256
-
-
-@dataclass
-class BudgetRuleState(BudgetState):
-    """A :class:`BudgetState` whose rule may move every coefficient at an update
-    (the Forgetron shrinks them all, Projectron++ adds a projection to them), so
-    ``f`` is not kept on every row: the epoch scores a block of rows against the
-    support in one kernel product and rescores the rest of the block after each
-    update (:meth:`KernelLearner._epoch_rescored`).
-
-    The bias is the weight of a constant feature: the rule runs on the kernel
-    ``K(x, x') + 1`` when ``fit_intercept`` is true, so ``b = Σ dualᵢ`` moves
-    with the coefficients (shrunk, projected, removed with them).
-    """
-
-    _constant: float = 0.0      # 1.0 with fit_intercept: the kernel K + 1
+    _constant: float = 0.0      # 1.0 when the bias is in the kernel (K + 1), see below
     _eta: float = 0.0           # Projectron's η, from the parameters
     _stack: object = None       # the support as one matrix (dense: with room to grow)
+
+    #: whether the bias is the weight of a constant feature, moved with the
+    #: coefficients (:class:`BudgetRuleState`), or a sum of steps of its own
+    bias_in_kernel = False
 
     def begin_call(self, X, constant, gram, eta=0.0):
         """Start (or go on with) a call on ``X``; ``f`` is not kept per row."""
@@ -300,7 +223,7 @@ class BudgetRuleState(BudgetState):
         self._constant, self._gram, self._eta = constant, gram, eta
 
     def kernel(self, A, B):
-        """``K(A, B) + 1`` with ``fit_intercept`` (the rule's kernel), else ``K(A, B)``."""
+        """``K(A, B) + 1`` with the bias in the kernel, else ``K(A, B)``."""
         gram = self._gram(A, B)
         return gram + self._constant if self._constant else gram
 
@@ -337,9 +260,53 @@ class BudgetRuleState(BudgetState):
         self._slot_of = {r: s for r, s in self._slot_of.items() if s != slot}
         self._slot_of[row] = slot
 
+    def mistake(self, row, step, scores, position):
+        """A mistake on ``row`` of the call's ``X``: a support vector's slot gains
+        ``step``; a new example takes a free slot, or one :meth:`_evict` frees.
+        Returns the slot whose vector changed, or ``None``."""
+        slot = self._slot_of.get(row)
+        if slot is not None:
+            self.dual[slot] += step
+            return None
+        slot = len(self.dual) if len(self.dual) < self.budget else self._evict()
+        self.put(slot, row, step, position)
+        return slot
+
+    def _evict(self):
+        """The slot of the support vector to remove."""
+        if self.policy == "oldest":
+            return int(np.argmin(self.born))
+        if isinstance(self.rng, np.random.Generator):
+            return int(self.rng.integers(self.budget))
+        return int(self.rng.randint(self.budget))
+
+    def keep_new_support(self):
+        if self.rows:
+            if sp.issparse(self.rows[0]):
+                self.support = sp.csr_matrix(sp.vstack(self.rows))
+            else:
+                self.support = np.vstack(self.rows)
+
     def end_call(self):
         super().end_call()
-        self._stack = None
+        self._slot_of, self._gram, self._stack = {}, None, None
+
+
+#: Rows scored against the support in one kernel product by the budget epoch.
+_SUPPORT_BLOCK = 256
+
+
+@dataclass
+class BudgetRuleState(BudgetState):
+    """A :class:`BudgetState` whose rule may move every coefficient at an update
+    (the Forgetron shrinks them all, Projectron++ adds a projection to them).
+
+    The bias is the weight of a constant feature: the rule runs on the kernel
+    ``K(x, x') + 1`` when ``fit_intercept`` is true, so ``b = Σ dualᵢ`` moves
+    with the coefficients (shrunk, projected, removed with them).
+    """
+
+    bias_in_kernel = True
 
 
 @dataclass
@@ -563,10 +530,8 @@ class KernelLearner(ToleranceStop, Learner):
         row and of the next rows in the order that the current ``f`` gets wrong are
         then computed together, in one matrix product."""
         dual = problem.state
-        if isinstance(dual, BudgetRuleState):
-            return self._epoch_rescored(problem, data, order)
         if isinstance(dual, BudgetState):
-            return self._epoch_with_budget(problem, data, order)
+            return self._epoch_on_budget(problem, data, order)
         if len(order) == 0:  # natural order
             order = np.arange(data.n_rows)
         f = dual.begin_call(data.X, problem.intercept[0], self._gram)
@@ -599,49 +564,19 @@ class KernelLearner(ToleranceStop, Learner):
         problem.epoch_loss = loss / max(int(counters[1]) - seen, 1)
         return n_mistakes
 
-    def _epoch_with_budget(self, problem, data, order):
-        """:meth:`_epoch` with a budget: a removal changes ``f`` between two
-        mistakes, so the rule runs here one mistake at a time."""
-        dual, y, sw = problem.state, data.y, data.sw
-        if len(order) == 0:  # natural order
-            order = np.arange(data.n_rows)
-        f = dual.begin_call(data.X, problem.intercept[0], self._gram)
-        active = sw[order] > 0
-        position, n_mistakes, loss = 0, 0, 0.0
-        seen = int(problem.seen[0])
-        while position < len(order):
-            rest = order[position:]
-            wrong = active[position:] & (y[rest] * f[rest] <= 0)
-            if not wrong.any():
-                problem.seen[0] += int(active[position:].sum())
-                break
-            k = position + int(np.argmax(wrong))
-            problem.seen[0] += int(active[position:k + 1].sum())
-            i = order[k]
-            loss -= y[i] * f[i]  # the perceptron loss max(0, −y f), met at a mistake only
-            step = sw[i] * y[i]
-            f += step * (dual.column(i, self._gram, self.cache_size * 2**20)
-                         + float(self.fit_intercept))
-            if self.fit_intercept:
-                problem.intercept[0] += step
-            dual.add_mistake(i, step, int(problem.seen[0]))
-            n_mistakes += 1
-            position = k + 1
-        dual.keep_new_support()
-        problem.epoch_loss = loss / max(int(problem.seen[0]) - seen, 1)
-        return n_mistakes
-
-    def _epoch_rescored(self, problem, data, order):
-        """:meth:`_epoch` for the Forgetron and Projectron++, whose updates may move
-        every coefficient: ``f`` is not kept on every row; each block of rows is
-        scored against the support in one kernel product, and the rows after an
-        update again. Returns the updates: the mistakes, and Projectron++'s margin
-        errors that moved ``f``."""
+    def _epoch_on_budget(self, problem, data, order):
+        """:meth:`_epoch` with a budget, whose updates may remove a support vector
+        (and, for the Forgetron and Projectron++, move every coefficient): ``f`` is
+        not kept on every row; each block of rows is scored against the support in
+        one kernel product, and the rows after an update again. Returns the
+        updates: the mistakes, and Projectron++'s margin errors that moved ``f``."""
         state, X, y, sw = problem.state, data.X, data.y, data.sw
         if len(order) == 0:  # natural order
             order = np.arange(data.n_rows)
         order = order[sw[order] > 0]  # a row of weight 0 is no example
-        state.begin_call(X, float(self.fit_intercept), self._gram, self.projectron_eta)
+        in_kernel = state.bias_in_kernel
+        state.begin_call(X, float(self.fit_intercept and in_kernel), self._gram,
+                         self.projectron_eta)
         aggressive = isinstance(state, ProjectronState)  # margin errors update too
         seen, n_updates, loss = int(problem.seen[0]), 0, 0.0
         for start in range(0, len(order), _SUPPORT_BLOCK):
@@ -650,7 +585,8 @@ class KernelLearner(ToleranceStop, Learner):
             # room for a new support vector per row
             scores = np.empty((len(rows), min(state.budget, n + len(rows))))
             scores[:, :n] = state.kernel(X[rows], state.support_matrix()) if n else 0.0
-            f = scores[:, :n] @ np.asarray(state.dual, dtype=np.float64)
+            bias = 0.0 if in_kernel else problem.intercept[0]
+            f = scores[:, :n] @ np.asarray(state.dual, dtype=np.float64) + bias
             k = 0
             while k < len(rows):
                 margins = y[rows[k:]] * f[k:]
@@ -664,6 +600,8 @@ class KernelLearner(ToleranceStop, Learner):
                     loss -= margin  # the perceptron loss max(0, −y f), met at a mistake only
                     slot = state.mistake(i, step, scores[k, :n], seen + start + k + 1)
                     updated = True
+                    if self.fit_intercept and not in_kernel:
+                        problem.intercept[0] += step
                 else:  # Projectron++'s margin error
                     slot, updated = None, state.margin_error(i, step, margin, scores[k, :n])
                 n_updates += updated
@@ -671,10 +609,12 @@ class KernelLearner(ToleranceStop, Learner):
                 if slot is not None and len(rest):
                     scores[k + 1:, slot] = state.kernel(X[rest], X[i:i + 1]).ravel()
                 if updated and len(rest):
-                    f[k + 1:] = scores[k + 1:, :len(state.dual)] @ np.asarray(state.dual)
+                    bias = 0.0 if in_kernel else problem.intercept[0]
+                    f[k + 1:] = scores[k + 1:, :len(state.dual)] @ np.asarray(state.dual) + bias
                 k += 1
         problem.seen[0] = seen + len(order)
-        problem.intercept[0] = float(self.fit_intercept) * float(np.sum(state.dual))
+        if in_kernel:
+            problem.intercept[0] = float(self.fit_intercept) * float(np.sum(state.dual))
         state.keep_new_support()
         problem.epoch_loss = loss / max(len(order), 1)
         return n_updates
@@ -733,9 +673,10 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
     will make (found by a dry run over the rows ahead), in one matrix product:
     on MNIST (8,000 rows, polynomial kernels) 10 averaged epochs take less CPU
     time than ``SVC`` with the same kernel, at better test accuracy
-    (``benchmarks/bench_kernel.py``). The Forgetron and Projectron++ budgets
-    move every coefficient at an update: they score blocks of rows against the
-    support instead.
+    (``benchmarks/bench_kernel.py``). With a budget, an update may remove a
+    support vector (and the Forgetron and Projectron++ move every coefficient):
+    blocks of rows are scored against the at most ``budget`` support vectors
+    instead, ``n × budget`` kernel values an epoch.
 
     Parameters
     ----------
