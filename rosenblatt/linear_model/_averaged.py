@@ -72,9 +72,13 @@ class Averaging(RuleState):
             return coef.copy(), intercept.copy()
         if self.decayed:
             return -self.u / seen, self._mean_intercept(intercept, seen)
-        # w − (u − (w − w₀)) / T: the same as total / T, with less rounding
-        return (coef - (self.u - (coef - self.coef_start)) / seen,
-                self._mean_intercept(intercept, seen))
+        # w − (u − (w − w₀)) / T: the same as total / T, with less rounding; computed
+        # in one array (the weights of a many-label tagger are gigabytes)
+        mean = np.subtract(coef, self.coef_start, dtype=np.float64)
+        np.subtract(self.u, mean, out=mean)
+        mean /= seen
+        np.subtract(coef, mean, out=mean)
+        return mean, self._mean_intercept(intercept, seen)
 
     def _mean_intercept(self, intercept, seen):
         if seen == 0:

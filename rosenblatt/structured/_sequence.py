@@ -117,7 +117,10 @@ class SequenceLearner(Learner):
 
     def publish(self, problems):
         problem = problems[0]
-        W, T, T0 = self._split(problem.published()[0].astype(np.float64))
+        published = problem.published()[0]
+        # the mean of averaging is a new array; the running weights are copied
+        W, T, T0 = self._split(np.array(published, dtype=np.float64,
+                                        copy=published is problem.coef))
         fitted = {**super().publish(problems), "coef_": W.T, "transitions_": T.copy(),
                   "start_transitions_": T0.copy(),
                   "n_examples_": int(problem.seen[0])}
