@@ -824,7 +824,7 @@ def _pack_features(features, arrays):
                                                  count=len(names))
     return {"template": template, "template_": entries, "vocabulary": kind,
             "n_features": int(features.n_features), "n_columns_": int(features.n_columns_),
-            "n_features_": int(features.n_features_)}
+            "n_features_": int(features.n_features_), "min_count": int(features.min_count)}
 
 
 def _load_tagger(path, meta, arrays):
@@ -858,8 +858,9 @@ def _load_tagger(path, meta, arrays):
 def _unpack_features(path, spec, arrays):
     """The fitted SentenceFeatures ``spec`` and ``arrays`` describe, checked, and its
     parameters."""
-    if not isinstance(spec, dict) or set(spec) != _FEATURES_KEYS:
-        _fail(path, "parts.features", f"must be a mapping of {sorted(_FEATURES_KEYS)}")
+    if not isinstance(spec, dict) or set(spec) - {"min_count"} != _FEATURES_KEYS:
+        _fail(path, "parts.features", f"must be a mapping of {sorted(_FEATURES_KEYS)} (and "
+                                      "min_count)")
     kind = spec["vocabulary"]
     if kind not in ("fit", "hash", "dict"):
         _fail(path, "parts.features.vocabulary", f"must be 'fit', 'hash' or 'dict'; got "
@@ -915,8 +916,12 @@ def _unpack_features(path, spec, arrays):
                 _fail(path, "parts.features.n_features_", "is not the largest column of the "
                                                           "vocabulary plus one")
         vocabulary = dict(zip(names, columns.tolist()))
+    # files written before min_count existed kept every string: 1
+    min_count = _count(path, "parts.features.min_count", spec.get("min_count", 1), 1,
+                       _LARGEST_COUNT)
     parameters = {"template": template, "n_features": n_features,
-                  "vocabulary": dict(vocabulary) if kind == "dict" else kind}
+                  "vocabulary": dict(vocabulary) if kind == "dict" else kind,
+                  "min_count": min_count}
     features = SentenceFeatures(**parameters)
     try:
         features._setup(n_columns)  # the template parsed: strings, never code

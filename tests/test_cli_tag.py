@@ -126,6 +126,15 @@ def test_train_with_a_template_and_hashing(files, capsys):
     assert tagger.features_.vocabulary_ is None
 
 
+def test_train_with_a_minimum_count_keeps_the_frequent_strings(files, capsys):
+    model, every = trained(files, capsys)
+    model, lines = trained(files, capsys, "--min-count", "2")
+    kept = load(model).features_
+    assert lines["features"].startswith(f"{kept.n_features_} (seen in training on 2+ tokens")
+    assert 0 < kept.n_features_ < int(every["features"].split()[0])
+    assert kept.min_count == 2 and "bias=1" in kept.vocabulary_
+
+
 def test_a_label_column_elsewhere(files, capsys):
     swapped = files / "swapped.txt"
     swapped.write_text("".join(" ".join(reversed(line.split())) + "\n" if line.strip()
@@ -158,6 +167,9 @@ def test_labels_that_are_not_chunks_get_no_conlleval_table(files, capsys):
      "Unknown template entry 'shape'"),
     (["tag", "train", "{train}", "-o", "{out}", "--label-column", "5"], "out of range"),
     (["tag", "train", "{train}", "-o", "{out}", "--epochs", "0"], "expected a whole number"),
+    (["tag", "train", "{train}", "-o", "{out}", "--min-count", "0"], "expected a whole number"),
+    (["tag", "train", "{train}", "-o", "{out}", "--min-count", "2", "--hash", "64"],
+     "use one or the other"),
     (["tag", "train", "{train}"], "required: -o/--output"),
     (["tag"], "required: ACTION"),
     (["tag", "evaluate", "{perceptron}", "{test}"], "a Perceptron model, not a tagger"),

@@ -141,7 +141,7 @@ def test_a_fixed_vocabulary():
 def test_parameters_and_clone():
     features = SentenceFeatures(template=["word"], vocabulary="hash", n_features=64)
     assert features.get_params() == {"template": ["word"], "vocabulary": "hash",
-                                     "n_features": 64}
+                                     "n_features": 64, "min_count": 1}
     copy = clone(features)
     assert copy.get_params() == features.get_params() and not hasattr(copy, "n_features_")
 
@@ -210,3 +210,33 @@ def test_on_a_real_corpus(shared_data):
     assert X.getnnz(axis=1).min() == 16
     bias = features.vocabulary_["bias=1"]
     assert (X[:, bias].toarray() == 1).all()
+
+
+def test_min_count_keeps_the_strings_met_often_enough():
+    sentences = [["the", "dog", "barks"], ["the", "cat"], ["a", "dog"]]
+    every = SentenceFeatures(template=["bias", "lower", "word[-1]"]).fit(sentences)
+    twice = SentenceFeatures(template=["bias", "lower", "word[-1]"], min_count=2)
+    X, lengths = twice.fit_transform(sentences)
+    # met on 2+ tokens: bias (7), lower=dog, lower=the, word[-1]=<s> (3), word[-1]=the;
+    # not lower=barks, lower=cat, lower=a, word[-1]=dog, word[-1]=a (1 each)
+    assert list(twice.vocabulary_) == ["bias=1", "lower=dog", "lower=the", "word[-1]=<s>",
+                                       "word[-1]=the"]
+    assert list(twice.vocabulary_.values()) == [0, 1, 2, 3, 4]  # sorted, numbered from 0
+    assert X.shape == (7, 5) and lengths.tolist() == [3, 2, 2]
+    # the kept columns of the full matrix, renumbered: the same rows
+    full, _ = every.transform(sentences)
+    kept = [every.vocabulary_[name] for name in twice.get_feature_names_out()]
+    np.testing.assert_array_equal(X.toarray(), full.toarray()[:, kept])
+    np.testing.assert_array_equal(twice.transform(sentences)[0].toarray(), X.toarray())
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
+def test_min_count_must_be_a_whole_number_from_1(bad):
+    with pytest.raises(ValueError, match=r"min_count must be a whole number >= 1"):
+        SentenceFeatures(min_count=bad).fit([["a"]])
+
+
+@pytest.mark.parametrize("vocabulary", ["hash", {"word=a": 0}])
+def test_min_count_needs_a_fitted_vocabulary(vocabulary):
+    with pytest.raises(ValueError, match="min_count .* needs vocabulary='fit'"):
+        SentenceFeatures(vocabulary=vocabulary, min_count=2).fit([["a"]])

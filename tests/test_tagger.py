@@ -107,7 +107,8 @@ def test_parameter_mixing_trains_it_by_sentences(tmp_path):
     SentenceFeatures(vocabulary="hash", n_features=64),
     SentenceFeatures(template=["word", "col1"],
                      vocabulary={"word=dog": 0, "col1=NN": 3, "col1=NNS": 3, "wörd=ü\n": 5}),
-], ids=["default", "template", "hash", "dict"])
+    SentenceFeatures(min_count=2),
+], ids=["default", "template", "hash", "dict", "min_count"])
 @pytest.mark.parametrize("training_state", [True, False])
 def test_a_tagger_file_round_trips(features, training_state, tmp_path):
     fitted = tagger(features)
@@ -255,6 +256,8 @@ def test_strings_that_are_not_utf8_are_refused(tmp_path):
     (lambda f: f.update(n_features_=3), ["features:columns"]),
     (lambda f: f.pop("n_features"), ["parts.features"]),
     (lambda f: f.update(vocabulary="hash"), ["no arrays", "extra"]),
+    (lambda f: f.update(min_count=0), ["min_count", "from 1"]),
+    (lambda f: f.update(min_count="2"), ["min_count"]),
 ])
 def test_forged_feature_settings_are_refused(edit, words, tmp_path):
     path = saved(tmp_path)
@@ -330,3 +333,11 @@ def test_loading_runs_no_code_from_the_template(tmp_path, monkeypatch):
     refused(path, "Unknown template entry 'print(1)'")
     assert calls == []
     assert default_template(2)[0] == "bias"
+
+
+def test_a_file_written_before_min_count_loads_with_every_string_kept(tmp_path):
+    path = saved(tmp_path)
+    forge(path, lambda arrays, meta: meta["parts"]["features"].pop("min_count"))
+    loaded = load(path)
+    assert loaded.features.min_count == 1
+    assert loaded.predict(NEW) == load(saved(tmp_path, name="again.npz")).predict(NEW)

@@ -47,6 +47,8 @@ class TagTraining:
         labels = tagger.classes_.tolist()
         shown = ", ".join(labels[:8]) + (", ..." if len(labels) > 8 else "")
         vocabulary = "hashed" if features.vocabulary_ is None else "seen in training"
+        if features.min_count > 1:
+            vocabulary += f" on {features.min_count}+ tokens"
         lines = [f"tagger     {type(inner).__name__} -> {output}",
                  f"sentences  {self.n_sentences:,}   tokens {self.n_tokens:,}",
                  f"labels     {len(labels)}: {shown}",
@@ -63,7 +65,7 @@ class TagTraining:
 
 
 def train_tagger(path, *, epochs=10, shards=None, template="default", hash_features=None,
-                 label_column=-1, seed=None):
+                 min_count=1, label_column=-1, seed=None):
     """Train a :class:`~rosenblatt.structured.SequenceTagger` on the CoNLL file
     ``path`` (labels in ``label_column``, every other column part of a token).
 
@@ -71,7 +73,8 @@ def train_tagger(path, *, epochs=10, shards=None, template="default", hash_featu
     parameter mixing on that many shards of the sentences, on threads; ``template``
     is ``"default"`` or a list of template entries; ``hash_features`` hashes the
     feature strings into that many columns instead of learning a vocabulary;
-    ``seed`` fixes the sentence order.
+    ``min_count`` keeps the strings of the vocabulary met on at least that many
+    tokens; ``seed`` fixes the sentence order.
 
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "train.txt"
@@ -87,7 +90,10 @@ def train_tagger(path, *, epochs=10, shards=None, template="default", hash_featu
     if template != "default":
         template = list(template)
     if hash_features is None:
-        features = SentenceFeatures(template=template)
+        features = SentenceFeatures(template=template, min_count=min_count)
+    elif min_count > 1:
+        raise ValueError("--min-count keeps the feature strings met often enough; hashed "
+                         "features (--hash) have no vocabulary to cut: use one or the other.")
     else:
         features = SentenceFeatures(template=template, vocabulary="hash",
                                     n_features=hash_features)
@@ -262,6 +268,9 @@ def add_arguments(parser):
     train.add_argument("--hash", type=positive_whole_number, metavar="N", dest="hash_features",
                        help="hash the feature strings into N columns instead of learning "
                             "a vocabulary")
+    train.add_argument("--min-count", type=positive_whole_number, default=1, metavar="N",
+                       help="keep the feature strings met on at least N tokens (default: 1, "
+                            "all; 2 roughly halves the memory of a many-label tagger)")
     _label_column(train)
     train.add_argument("--seed", type=int, metavar="N",
                        help="the seed of the sentence order (default: a new order each run)")
@@ -301,7 +310,8 @@ def run(args):
         check_output(args.output)
         training = train_tagger(args.data, epochs=args.epochs, shards=args.shards,
                                 template=args.template, hash_features=args.hash_features,
-                                label_column=args.label_column, seed=args.seed)
+                                min_count=args.min_count, label_column=args.label_column,
+                                seed=args.seed)
         # what prediction needs: tag train does not go on training a saved tagger
         save(training.tagger, args.output, training_state=False)
         print("\n".join(training.lines(args.output)))
