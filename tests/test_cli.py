@@ -188,6 +188,9 @@ binary = sp.csr_matrix((rng.rand(30, 5) < 0.5).astype(float))  # words present o
 AROW(max_iter=3).fit(binary, np.arange(30) % 2)
 X = sp.csr_matrix(rng.randn(30, 6))
 SequencePerceptron(max_iter=3).fit(X, np.arange(30) % 4, [10, 20]).predict(X, [30])
+corpus = sp.csr_matrix((rng.rand(6000, 8) < 0.5).astype(float))  # 30 labels: on threads
+tagger = SequencePerceptron(max_iter=1).fit(corpus, np.arange(6000) % 30, [20] * 300)
+tagger.predict(corpus, [20] * 300)
 """
 
 

@@ -17,6 +17,7 @@ from rosenblatt.structured._viterbi import (
     sequence_epoch,
     viterbi,
     viterbi_batch,
+    viterbi_batch_parallel,
 )
 
 NATURAL = np.empty(0, dtype=np.intp)
@@ -148,6 +149,46 @@ def test_viterbi_batch_decodes_every_sentence_as_viterbi_does():
         viterbi_batch(view, bounds, W, T, T0, batch)
         assert_array_equal(batch, one_by_one, err_msg=name)
         assert (batch >= 0).all()
+
+
+@pytest.mark.parametrize("n_parts", [1, 2, 3, 6, 40])  # 40: more parts than sentences
+def test_parallel_batch_decodes_as_the_serial_one(n_parts):
+    rng = np.random.RandomState(4)
+    X, W, T, T0 = lattice(rng, 30, 4, 5, integer=True)  # ties: the same tie rule too
+    bounds = np.array([0, 3, 3, 10, 11, 30, 30])  # empty sentences, at the ends too
+    for name, view in layouts(X, index_dtypes=(np.int32,)):
+        serial = np.full(30, -1, dtype=np.intp)
+        viterbi_batch(view, bounds, W, T, T0, serial)
+        parallel = np.full(30, -1, dtype=np.intp)
+        viterbi_batch_parallel(view, bounds, W, T, T0, parallel, n_parts)
+        assert_array_equal(parallel, serial, err_msg=name)
+
+
+def test_predict_on_a_large_corpus_decodes_on_threads_as_serially(monkeypatch):
+    """Above the size where predict decodes on threads, its labels are those of
+    the serial batch (the switch is taken: the parallel kernel is called)."""
+    from rosenblatt.structured import SequencePerceptron, _sequence
+
+    rng = np.random.RandomState(5)
+    lengths = rng.randint(1, 25, size=400)
+    n_tokens = int(lengths.sum())
+    X = sp.random(n_tokens, 300, density=0.05, format="csr", random_state=rng)
+    X.data[:] = 1.0
+    y = rng.randint(0, 30, size=n_tokens)
+    model = SequencePerceptron(max_iter=1, random_state=0).fit(X, y, lengths)
+    assert n_tokens * 30**2 >= _sequence.PARALLEL_SCORING_CELLS
+    calls = []
+    parallel = _sequence.viterbi_batch_parallel
+    monkeypatch.setattr(_sequence, "viterbi_batch_parallel",
+                        lambda *args: calls.append(args[-1]) or parallel(*args))
+    monkeypatch.setattr(numba, "get_num_threads", lambda: 2)
+    labels = model.predict(X, lengths)
+    serial = np.empty(n_tokens, dtype=np.intp)
+    viterbi_batch(kernel_view(X), np.concatenate(([0], np.cumsum(lengths))),
+                  np.ascontiguousarray(model.coef_.T), model.transitions_,
+                  model.start_transitions_, serial)
+    assert calls == [8]
+    assert_array_equal(labels, model.classes_[serial])
 
 
 # -- one epoch ------------------------------------------------------------------------

@@ -76,14 +76,21 @@ def _warm_classifier(name):
 
 
 def _warm_sequences():
-    """Fit and tag with the structured perceptron on dense and CSR token rows."""
+    """Fit and tag with the structured perceptron on dense and CSR token rows, and
+    decode on threads as a large corpus is."""
+    from .._validation import kernel_view
     from ..structured import SequencePerceptron
+    from ..structured._viterbi import viterbi_batch_parallel
 
     fits = 0
     for data, wide in _layouts():
         lengths = np.full(data.shape[0] // 4, 4)
         model = SequencePerceptron(max_iter=2).fit(data, np.arange(data.shape[0]) % 3, lengths)
         model.predict(data, lengths)
+        bounds = np.arange(0, data.shape[0] + 1, 4)
+        viterbi_batch_parallel(kernel_view(data), bounds, np.ascontiguousarray(model.coef_.T),
+                               model.transitions_, model.start_transitions_,
+                               np.empty(data.shape[0], dtype=np.intp), 2)
         fits += 1
     return fits
 

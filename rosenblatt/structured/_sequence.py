@@ -13,8 +13,10 @@ of the compiled :func:`~._viterbi.sequence_epoch` over the sentences in the
 epoch's order.
 """
 
+import threading
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
@@ -28,8 +30,9 @@ from .._validation import (
     validate_X_y,
 )
 from ..base import Learner, PerceptronClassifier, Problem, RuleState, constraints
+from ..base._linear import PARALLEL_SCORING_CELLS
 from ..linear_model._averaged import Averaging
-from ._viterbi import sequence_epoch, viterbi_batch
+from ._viterbi import sequence_epoch, viterbi_batch, viterbi_batch_parallel
 
 
 @dataclass(frozen=True)
@@ -311,9 +314,17 @@ class SequencePerceptron(PerceptronClassifier):
         X = validate_X(self, X, reset=False)
         bounds = _bounds(check_lengths(lengths, X.shape[0]))
         codes = np.empty(X.shape[0], dtype=np.intp)
-        viterbi_batch(kernel_view(X), bounds, np.ascontiguousarray(self.coef_.T),
-                      np.ascontiguousarray(self.transitions_),
-                      np.ascontiguousarray(self.start_transitions_), codes)
+        weights = (np.ascontiguousarray(self.coef_.T), np.ascontiguousarray(self.transitions_),
+                   np.ascontiguousarray(self.start_transitions_))
+        threads = numba.get_num_threads()
+        # the Viterbi steps cost K² a token; numba's parallel kernels only from the main
+        # thread (two at once abort the process: see rosenblatt.base._linear)
+        if threads > 1 and len(bounds) > 2 and X.shape[0] * len(self.classes_) ** 2 >= \
+                PARALLEL_SCORING_CELLS and threading.current_thread() is threading.main_thread():
+            parts = min(4 * threads, len(bounds) - 1)  # runs of sentences, for balance
+            viterbi_batch_parallel(kernel_view(X), bounds, *weights, codes, parts)
+        else:
+            viterbi_batch(kernel_view(X), bounds, *weights, codes)
         return self.classes_[codes]
 
     def decision_function(self, X):

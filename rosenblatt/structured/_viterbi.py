@@ -59,7 +59,7 @@ some five times python-crfsuite's averaged perceptron on the same features.
 """
 
 import numpy as np
-from numba import types
+from numba import prange, types
 from numba.extending import overload, register_jitable
 
 from .._config import jit
@@ -339,6 +339,36 @@ def viterbi_batch(X, bounds, W, T, T0, out):
     >>> out.tolist()
     [0, 1]
     """
+    _decode_sentences(X, bounds, W, T, T0, out)
+
+
+@jit(fastmath=False, parallel=True)
+def viterbi_batch_parallel(X, bounds, W, T, T0, out, n_parts):
+    """:func:`viterbi_batch` with the sentences cut into ``n_parts`` runs of
+    consecutive sentences, decoded on numba's threads (each with its own work
+    arrays): the same paths, as each sentence is decoded alone.
+
+    Only call it from the main thread: numba's default (workqueue) threading
+    layer aborts the process when two threads run parallel kernels at once.
+
+    >>> import numpy as np
+    >>> X, W, T = np.eye(2), np.array([[2.0, 0.0], [0.0, 1.0]]), np.zeros((2, 2))
+    >>> out = np.zeros(2, dtype=np.intp)
+    >>> viterbi_batch_parallel(X, np.array([0, 1, 2]), W, T, np.zeros(2), out, 2)
+    >>> out.tolist()
+    [0, 1]
+    """
+    n_sentences = bounds.shape[0] - 1
+    for part in prange(n_parts):
+        first, last = part * n_sentences // n_parts, (part + 1) * n_sentences // n_parts
+        if last > first:
+            _decode_sentences(X, bounds[first:last + 1], W, T, T0, out)
+
+
+@register_jitable
+def _decode_sentences(X, bounds, W, T, T0, out):
+    """Decode the sentences ``bounds`` delimits into ``out``, with one set of work
+    arrays (see :func:`viterbi_batch`)."""
     n_labels = W.shape[1]
     work = _workspace(_longest(bounds), n_labels)
     _pad_transitions(T, T0, work)
