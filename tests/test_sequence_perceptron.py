@@ -193,6 +193,19 @@ def test_model_files_round_trip_and_resume_exactly(tmp_path):
     assert_array_equal(loaded.transitions_, model.transitions_)
 
 
+def test_training_keeps_no_array_of_zeros_for_a_zero_start():
+    """The averaging's start is zero in a fresh fit: held as a broadcast zero, not a
+    copy of the weights' size (a 459-label tagger's is 1.3 GB); a warm start keeps
+    its real start weights."""
+    X, y, lengths = corpus(seed=7)
+    model = SequencePerceptron(random_state=0, max_iter=2).fit(X, y, lengths)
+    start = model._problems[0].state.coef_start
+    assert start.strides == (0,) and start.shape == model._problems[0].coef.shape
+    again = model.set_params(warm_start=True).fit(X, y, lengths)
+    start = again._problems[0].state.coef_start
+    assert start.strides == (8,) and start.any()
+
+
 def test_a_forged_transition_matrix_is_refused(tmp_path):
     X, y, lengths = corpus(seed=6)
     save(SequencePerceptron(max_iter=2).fit(X, y, lengths), tmp_path / "m.npz",

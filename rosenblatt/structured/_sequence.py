@@ -94,6 +94,10 @@ class SequenceLearner(Learner):
             start = np.zeros(X.shape[1] * n_labels + n_labels * n_labels + n_labels)
         intercept = np.zeros(1)  # unused: the start weights T0 play its part
         state = Averaging.start(start, intercept) if self.average else RuleState()
+        if self.average and previous is None:
+            # the start is zero: a read-only broadcast zero, not n_features × K zeros kept
+            # for the whole fit (a tagger of many labels holds gigabytes per such array)
+            state.coef_start = np.broadcast_to(np.float64(0.0), start.shape)
         recorder = SequenceRecorder() if self.record else None
         return [Problem(coef=start, intercept=intercept, rng=rngs[0],
                         classes=tuple(self.classes_), state=state, recorder=recorder)]
