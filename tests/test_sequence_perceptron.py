@@ -197,10 +197,18 @@ def test_training_keeps_no_array_of_zeros_for_a_zero_start():
     """The averaging's start is zero in a fresh fit: held as a broadcast zero, not a
     copy of the weights' size (a 459-label tagger's is 1.3 GB); a warm start keeps
     its real start weights."""
-    X, y, lengths = corpus(seed=7)
+    import tracemalloc
+
+    X, y, lengths = corpus(seed=7, n_features=4000)
     model = SequencePerceptron(random_state=0, max_iter=2).fit(X, y, lengths)
-    start = model._problems[0].state.coef_start
-    assert start.strides == (0,) and start.shape == model._problems[0].coef.shape
+    problem = model._problems[0]
+    start = problem.state.coef_start
+    assert start.strides == (0,) and start.shape == problem.coef.shape
+    tracemalloc.start()  # the check after each epoch does not make it full-size either
+    assert problem.state.is_finite(problem)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < problem.coef.nbytes / 4
     again = model.set_params(warm_start=True).fit(X, y, lengths)
     start = again._problems[0].state.coef_start
     assert start.strides == (8,) and start.any()

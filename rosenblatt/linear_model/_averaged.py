@@ -127,9 +127,10 @@ class Averaging(RuleState):
         seen = int(problem.seen[0])
         with np.errstate(all="ignore"):  # inf − inf in a mean: the answer is "no"
             intercepts = (problem.intercept, self._mean_intercept(problem.intercept, seen))
+        # 1-D arrays as they are: ravel would copy a broadcast zero start to full size
+        flat = [a if a.ndim == 1 else a.ravel() for a in (problem.coef, self.u, self.coef_start)]
         return all(np.all(np.isfinite(array)) for array in intercepts) and \
-            _kernels.averaged_weights_finite(problem.coef.ravel(), self.u.ravel(),
-                                             self.coef_start.ravel(), seen, bool(self.decayed))
+            _kernels.averaged_weights_finite(*flat, seen, bool(self.decayed))
 
 
 class AveragedLearner(PerceptronLearner):
