@@ -13,6 +13,7 @@ of the compiled :func:`~._viterbi.sequence_epoch` over the sentences in the
 epoch's order.
 """
 
+import os
 import threading
 from dataclasses import dataclass
 
@@ -88,6 +89,7 @@ class SequenceLearner(Learner):
 
     def _start_problems(self, X, rngs, previous):
         n_labels = len(self.classes_)
+        _check_memory(X.shape[1], n_labels, self.average)
         if previous is not None:  # warm_start: the published weights, new sums
             start = np.array(previous[0].published()[0], dtype=np.float64)
         else:
@@ -369,6 +371,32 @@ class SequencePerceptron(PerceptronClassifier):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         return tags
+
+
+def physical_memory():
+    """Bytes of memory this machine has, or None where the system does not say."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not a POSIX system that tells
+        return None
+
+
+def _check_memory(n_features, n_labels, average):
+    """Refuse weights that cannot fit in this machine's memory, with what to do,
+    rather than let the system kill the process midway: the weights are
+    ``n_features × K`` float64, and averaged training keeps two more arrays of
+    that size (the sums and the mean it publishes)."""
+    copies = 3 if average else 2  # the running weights, (the sums,) the published ones
+    need = copies * 8 * (n_features * n_labels + n_labels * n_labels + n_labels)
+    have = physical_memory()
+    if have is not None and need > have:
+        raise ValueError(
+            f"SequencePerceptron would need {need / 1e9:.1f} GB for its weights "
+            f"({n_features:,} features × {n_labels} labels × 8 bytes, {copies} arrays of "
+            f"that size{' while averaging' if average else ''}), more than this machine's "
+            f"{have / 1e9:.1f} GB. Keep fewer features: SentenceFeatures(min_count=2) (or "
+            "'rosenblatt tag train --min-count 2') drops the strings met once, "
+            "vocabulary='hash' with a smaller n_features caps them; or merge rare labels.")
 
 
 def _bounds(lengths):
