@@ -12,33 +12,31 @@ import importlib
 
 __version__ = "0.1.0"
 
-#: public name -> the module that defines it; imported on first use (PEP 562), so that
-#: ``rosenblatt --version`` and ``--help`` do not wait for scikit-learn and numba
+#: public names besides the estimators -> the module that defines them; imported on
+#: first use (PEP 562), so that ``rosenblatt --version`` and ``--help`` do not wait
+#: for scikit-learn and numba
 _LAZY = {
-    **{name: "rosenblatt.linear_model" for name in (
-        "PLA", "AveragedPerceptron", "BatchPerceptron", "KernelPerceptron", "LinearUnit",
-        "MulticlassPerceptron", "PassiveAggressiveClassifier", "Perceptron",
-        "PocketPerceptron", "VotedPerceptron")},
-    **{name: "rosenblatt.linear_model" for name in (
-        "SecondOrderPerceptron", "ConfidenceWeighted", "AROW", "NAROW", "NHERD", "IELLIP",
-        "SoftConfidenceWeighted", "MulticlassAROW", "MulticlassSCW")},
-    **{name: "rosenblatt.linear_model" for name in (
-        "ROMMA", "ALMA", "OnlineGradientDescent", "Winnow", "BalancedWinnow",
-        "PNormPerceptron", "MulticlassPassiveAggressive")},
     "Trace": "rosenblatt.trace",
     **{name: "rosenblatt._settings" for name in ("config_context", "get_config", "set_config")},
 }
 
-__all__ = [*sorted(_LAZY), "__version__"]
+
+def _estimators():
+    """The estimators' names: ``rosenblatt.linear_model.__all__`` (imported to read it)."""
+    return importlib.import_module("rosenblatt.linear_model").__all__
 
 
 def __getattr__(name):
-    if name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
+    if name == "__all__":  # every estimator, as rosenblatt.linear_model exports it
+        return sorted([*_estimators(), *_LAZY]) + ["__version__"]
+    module = _LAZY.get(name) or (
+        "rosenblatt.linear_model" if name[:1].isupper() and name in _estimators() else None)
+    if module is not None:
+        value = getattr(importlib.import_module(module), name)
         globals()[name] = value  # once imported, an ordinary attribute
         return value
     raise AttributeError(f"module 'rosenblatt' has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *_LAZY, *_estimators()})

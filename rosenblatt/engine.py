@@ -11,38 +11,12 @@
 AveragedPerceptron(shuffle='none')
 """
 
-from . import linear_model
 from .base import MixingRecord, Shard, ThreadBackend, on_epoch, train
+from .base._registry import estimator_class, short_names
 
-#: Short names (as the command line takes them) of the estimators.
-SHORT_NAMES = {
-    "perceptron": "Perceptron",
-    "pla": "PLA",
-    "batch": "BatchPerceptron",
-    "pocket": "PocketPerceptron",
-    "averaged": "AveragedPerceptron",
-    "voted": "VotedPerceptron",
-    "linear_unit": "LinearUnit",
-    "multiclass": "MulticlassPerceptron",
-    "kernel": "KernelPerceptron",
-    "passive_aggressive": "PassiveAggressiveClassifier",
-    "sop": "SecondOrderPerceptron",
-    "cw": "ConfidenceWeighted",
-    "arow": "AROW",
-    "narow": "NAROW",
-    "nherd": "NHERD",
-    "iellip": "IELLIP",
-    "scw": "SoftConfidenceWeighted",
-    "multiclass_arow": "MulticlassAROW",
-    "multiclass_scw": "MulticlassSCW",
-    "romma": "ROMMA",
-    "alma": "ALMA",
-    "ogd": "OnlineGradientDescent",
-    "winnow": "Winnow",
-    "balanced_winnow": "BalancedWinnow",
-    "pnorm": "PNormPerceptron",
-    "multiclass_pa": "MulticlassPassiveAggressive",
-}
+#: Short names (as the command line takes them) of the estimators: each rule's
+#: module registers its own (see :mod:`rosenblatt.base._registry`).
+SHORT_NAMES = short_names()
 
 
 def make_estimator(name, **params):
@@ -70,10 +44,10 @@ def make_estimator(name, **params):
     ValueError: PLA does not take 'max_iter'; its parameters are class_weight, eta, ...
     """
     key = SHORT_NAMES.get(name.lower(), name)
-    if key not in linear_model.__all__:
+    if key not in SHORT_NAMES.values():
         raise ValueError(f"unknown model {name!r}; choose one of "
                          f"{', '.join(sorted(SHORT_NAMES))}")
-    estimator = getattr(linear_model, key)
+    estimator = estimator_class(key)
     known = estimator().get_params()
     unknown = sorted(set(params) - set(known))
     if unknown:

@@ -50,6 +50,11 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
     #: The file a model was read from (see :func:`rosenblatt.io.load`), until a new fit.
     _model_file = None
 
+    #: What a model file holds of the state prediction reads besides the fitted
+    #: attributes (:meth:`_prediction_state`): ``None``, nothing; else a
+    #: :class:`~._file_form.ProblemFields` (the vote, the dual form).
+    _state_form = None
+
     def __new__(cls, *args, **params):
         # Python would refuse an unknown keyword in the name of the class that defines
         # __init__ ("PenalizedRuleParameters.__init__() got an unexpected keyword..."):

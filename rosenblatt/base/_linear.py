@@ -24,12 +24,22 @@ from .._validation import (
 )
 from ..trace import TraceRecorder
 from ._columns import renumbering
+from ._file_form import Floats
 from ._learner import Learner
 from ._problem import Problem, RuleState
+
+#: what a learner whose one problem holds every class publishes: a row per class
+#: (two for two classes), see :mod:`._file_form`
+PER_CLASS_WEIGHTS = {"coef_": Floats("classes", "features").needed(),
+                     "intercept_": Floats("classes").needed()}
 
 
 class LinearLearner(Learner):
     """A learner with primal weights: a weight vector and a bias per problem."""
+
+    #: a row of ``coef_`` and a bias per problem (see :mod:`._file_form`)
+    published_form = {"coef_": Floats("problems", "features").needed(),
+                      "intercept_": Floats("problems").needed()}
 
     #: whether a fit may renumber the columns (a rule without epochs gains nothing)
     _renumbers = True

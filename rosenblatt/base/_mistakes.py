@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from ._file_form import Ints, Numbers
 from ._problem import RuleState
 
 
@@ -40,6 +41,8 @@ class MistakeCounts(RuleState):
     """
 
     mistakes: list = field(default_factory=list, kw_only=True)
+
+    file_form = {"mistakes": Numbers(whole=True, low=0)}
 
     def count_mistakes(self, epoch, n_mistakes):
         """Add ``n_mistakes`` to epoch ``epoch``'s count (from 1; a shard that
@@ -76,6 +79,9 @@ class CountsMistakes:
     update). The epoch's updates (what ``_epoch`` returns: ``n_updates_``, and the
     shards' share of ``mixing="errors"``) may be more than its mistakes.
     """
+
+    #: one count of mistakes per epoch (see :mod:`._file_form`)
+    published_form = {"n_mistakes_": Ints()}
 
     def _stop(self, problem, scores, n_updates):
         """An epoch without a mistake ends training (the count summed over the

@@ -63,6 +63,19 @@ class RuleState:
     #: mixed, with the alternative; ``None``: it can
     cannot_mix = None
 
+    #: how a model file holds the fields a fresh problem does not show (``None`` or
+    #: an empty list at the start), as declarations of :mod:`._file_form`; every
+    #: other field is read as its value in a fresh problem is (type, shape, dtype)
+    file_form = {}
+
+    def check_file(self, file, where):
+        """Refuse (``file.fail(field, why)``) a state read from a model file whose
+        fields, each as declared, do not fit together; ``where`` names the state."""
+
+    def loaded(self):
+        """Rebuild, after loading, the fields a model file does not hold (those
+        marked ``metadata=REBUILT``, see :mod:`._file_form`)."""
+
     def mixed(self, before, parts, mu, coef, intercept, seen):
         """The state after mixing the shards' copies ``parts`` of the problem
         ``before`` (which this state belongs to) into the weights ``coef``,

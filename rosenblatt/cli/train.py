@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..base import ToleranceStop
+from ..base._registry import families
 from ..datasets import ChunkedFile
 from ..engine import make_estimator
 from ..io import load, save
@@ -234,11 +235,20 @@ def _check_fits(model, n_features, labels, path, source):
                          f"{', '.join(map(str, model.classes_))})")
 
 
+def model_help():
+    """The ``--model`` help: every estimator's short name, by family (the rules
+    register themselves, see :mod:`rosenblatt.base._registry`).
+
+    >>> model_help()  # doctest: +ELLIPSIS
+    'the estimator (default: perceptron). classic: perceptron, ...; second-order: sop, ...'
+    """
+    listed = "; ".join(f"{family}: {', '.join(names)}" for family, names in families().items())
+    return f"the estimator (default: perceptron). {listed}"
+
+
 def add_arguments(parser):
     add_data_arguments(parser)
-    parser.add_argument("--model", default=None,
-                        help="perceptron, pla, batch, pocket, averaged, voted, linear_unit, "
-                             "multiclass, kernel or passive_aggressive (default: perceptron)")
+    parser.add_argument("--model", default=None, help=model_help())
     parser.add_argument("--resume", metavar="MODEL",
                         help="go on training the model file MODEL (written with its training "
                              "state) on DATA, where its run stopped, and write the result to "

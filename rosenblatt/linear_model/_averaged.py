@@ -6,6 +6,8 @@ import numpy as np
 
 from .. import _kernels
 from ..base import LinearModel, OnlineMixin, PerceptronClassifier, RuleState
+from ..base._file_form import WEIGHT_DTYPES, Count, Floats, Optional, Tuple
+from ..base._registry import register
 from ._perceptron import PenalizedRuleParameters, PerceptronLearner
 
 
@@ -39,6 +41,10 @@ class Averaging(RuleState):
     #: their number, ``(coef_sum, intercept_sum, examples)``, which the model then
     #: publishes (see :meth:`mixed`); None after a serial epoch
     window: tuple = None
+
+    file_form = {"window": Optional(Tuple(Floats(like="coef", dtypes=WEIGHT_DTYPES),
+                                          Floats(like="intercept", dtypes=WEIGHT_DTYPES),
+                                          Count()))}
 
     @classmethod
     def start(cls, coef, intercept, decayed=None):
@@ -144,6 +150,7 @@ class AveragedLearner(PerceptronLearner):
                 "n_examples_": int(max(p.seen[0] for p in problems))}
 
 
+@register("averaged", "classic")
 class AveragedPerceptron(OnlineMixin, PenalizedRuleParameters, LinearModel,
                          PerceptronClassifier):
     """Perceptron that predicts with the average of its weights over training.

@@ -11,6 +11,7 @@ from ..base import (
     Traced,
     constraints,
 )
+from ..base._registry import register
 from ._heaviside import H0_CONSTRAINT, StepFunction
 from ._online import update_log
 
@@ -48,6 +49,7 @@ class BatchLearner(StepFunction, Traced, LinearLearner):
         return n_mistakes
 
 
+@register("batch", "classic")
 class BatchPerceptron(LinearModel, PerceptronClassifier):
     """Perceptron rule on all rows at once: ``w ← w + η Xᵀ(y − q)`` per iteration.
 

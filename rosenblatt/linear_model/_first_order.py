@@ -33,6 +33,7 @@ from .._kernels import _first_order
 from ..base import LinearLearner, LinearModel, OnlineMixin, PerceptronClassifier, Traced
 from ..base import constraints as _constraints
 from ..base._mistakes import CountsMistakes, MistakeCounts
+from ..base._registry import register
 from ._online import update_log
 
 #: The parameters every first-order rule shares, in the family's order.
@@ -400,6 +401,7 @@ class PNormLearner(FirstOrderLearner):
 # --------------------------------------------------------------------- estimators
 
 
+@register("romma", "first-order")
 class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
     """ROMMA, the relaxed online maximum margin algorithm (Li & Long 2002).
 
@@ -539,6 +541,7 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
     _learner_class = ROMMALearner
 
 
+@register("alma", "first-order")
 class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     """ALMA_p, the approximate large margin algorithm (Gentile 2001).
 
@@ -688,6 +691,7 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     _learner_class = ALMALearner
 
 
+@register("ogd", "first-order")
 class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
     """Online gradient descent on a convex loss (Zinkevich 2003; LIBOL's ``OGD``).
 
@@ -819,6 +823,7 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
     _learner_class = OnlineGradientDescentLearner
 
 
+@register("winnow", "first-order")
 class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     """Winnow2: multiplicative updates, for few relevant features (Littlestone 1988).
 
@@ -966,6 +971,7 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     _learner_class = WinnowLearner
 
 
+@register("balanced_winnow", "first-order")
 class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
     """Balanced Winnow: Winnow for weights of either sign (Littlestone 1988).
 
@@ -1104,6 +1110,7 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
     _learner_class = BalancedWinnowLearner
 
 
+@register("pnorm", "first-order")
 class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     """The p-norm perceptron (Grove, Littlestone & Schuurmans 2001; Gentile 2003).
 

@@ -21,7 +21,21 @@ from ..base import (
     ToleranceStop,
     constraints,
 )
+from ..base._file_form import (
+    REBUILT,
+    Count,
+    Floats,
+    Ints,
+    Matrix,
+    Numbers,
+    Optional,
+    ProblemFields,
+    RowsOf,
+    close,
+    same_values,
+)
 from ..base._parameters import WholeNumber
+from ..base._registry import register
 from ..trace import survival_counts
 
 #: The largest float: the finite bound of the kernel's parameters.
@@ -90,6 +104,13 @@ class DualState(RuleState):
     _cache: ColumnCache = None
 
     FIELDS = ("support", "dual", "sequence", "steps", "positions")
+
+    #: the logs of a training state (their invariants are checked on the prediction
+    #: state, which the training state must then publish bit for bit)
+    file_form = {"support": Optional(Matrix()), "dual": Numbers(RowsOf("support")),
+                 "sequence": Numbers(whole=True, high=RowsOf("support", -1)),
+                 "steps": Numbers(RowsOf("sequence")),
+                 "positions": Numbers(RowsOf("sequence"), whole=True)}
 
     cannot_mix = ("its dual form keeps support vectors of every shard and has no weight "
                   "vector to mix; use Perceptron or AveragedPerceptron on explicit features "
@@ -203,7 +224,8 @@ class BudgetState(DualState):
     budget: int = 1
     policy: str = "random"
     rng: object = None
-    rows: list = field(default_factory=list)          # each support vector, a 1-row matrix
+    rows: list = field(default_factory=list,          # each support vector, a 1-row matrix
+                       metadata=REBUILT)              # (in a file: the rows of support)
     born: list = field(default_factory=list)          # example number that filled each slot
     _slot_of: dict = field(default_factory=dict)      # row of the current X -> slot
     _gram: object = None
@@ -214,6 +236,13 @@ class BudgetState(DualState):
     #: whether the bias is the weight of a constant feature, moved with the
     #: coefficients (:class:`BudgetRuleState`), or a sum of steps of its own
     bias_in_kernel = False
+
+    #: an example number per support vector: the oldest is removed by it
+    file_form = {"born": Numbers(RowsOf("support"), whole=True)}
+
+    def loaded(self):
+        self.rows = [] if self.support is None else \
+            [self.support[i:i + 1].copy() for i in range(self.support.shape[0])]
 
     def begin_call(self, X, constant, gram, eta=0.0):
         """Start (or go on with) a call on ``X``; ``f`` is not kept per row."""
@@ -323,6 +352,12 @@ class ForgetronState(BudgetRuleState):
 
     #: the share of the mistakes the removals may damage (the paper's 15/32)
     SHARE = 15 / 32
+
+    def check_file(self, file, where):
+        """The damage ``Q`` within [0, 15/32 M]: the shrinking factor exists only then."""
+        if not 0 <= self.damage <= self.SHARE * self.mistakes * (1 + 1e-9):
+            file.fail(f"{where}.damage", f"is {self.damage!r}, outside [0, 15/32 × "
+                                         f"{self.mistakes} mistakes]")
 
     @staticmethod
     def psi(lam, mu):
@@ -477,6 +512,7 @@ class KernelLearner(ToleranceStop, Learner):
     """The perceptron rule in dual form: mistakes kept as support vectors."""
 
     _reads_fitted = ("n_features_in_",)  # the width of an empty support
+    published_form = {"intercept_": Floats("problems").needed()}
 
     def _gram(self, A, B):
         """Gram matrix ``K(A, B)`` (len(A), len(B)) as a dense float64 array."""
@@ -651,6 +687,60 @@ class KernelLearner(ToleranceStop, Learner):
         }
 
 
+# ------------------------------------------------------------------ model files
+
+#: what a model file holds of each problem's dual form (``state:problem<k>_<field>``),
+#: read in this order (a size may name an earlier field)
+DUAL_FILE_FORM = {
+    "support": Matrix(),
+    "dual": Floats(RowsOf("support")),                       # one per support vector
+    "sequence": Ints(None, 0, RowsOf("support", -1)),        # a support vector per mistake
+    "steps": Floats(RowsOf("sequence")),                     # one per mistake
+    "seen": Count(),
+    "positions": Ints(RowsOf("sequence"), 1, "seen"),        # example numbers, <= seen
+}
+
+
+def _check_dual_file(file, k, values, where):
+    """The mistakes in the order of the examples; with a log of them (the vote, the
+    average), every support vector made by a mistake, numbered in the order of the
+    first ones, its coefficient the sum of its mistakes' steps."""
+    support, dual, sequence = values["support"], values["dual"], values["sequence"]
+    steps, positions = values["steps"], values["positions"]
+    s, m = support.shape[0], len(sequence)
+    if m and np.any(positions[1:] < positions[:-1]):
+        file.fail(where + "positions", "is not in the order of the examples (the example "
+                                       "number of each mistake, non-decreasing)")
+    if not m and file.model.voting is None:
+        return
+    if m and (sequence[0] != 0 or np.any(
+            sequence[1:] > np.maximum.accumulate(sequence)[:-1] + 1)):
+        file.fail(where + "sequence", "does not number the support vectors in the order of "
+                                      "their first mistake")
+    made = np.bincount(sequence, minlength=s) if m else np.zeros(s, dtype=np.int64)
+    if np.any(made == 0):
+        file.fail(where + "support", f"holds {s} support vectors, of which "
+                                     f"{int(np.sum(made == 0))} had no mistake in "
+                                     f"{where}sequence")
+    if not close(np.bincount(sequence, weights=steps, minlength=s) if m else np.zeros(s),
+                 dual):
+        file.fail(where + "dual", f"is not the sum of the steps of each support vector's "
+                                  f"mistakes ({where}steps)")
+
+
+def _check_published_dual(file, problems):
+    """``support_vectors_`` and ``dual_coef_`` are the state, as fit publishes them."""
+    for name, key in (("support_vectors_", "support"), ("dual_coef_", "dual")):
+        values = [problem[key] for problem in problems]
+        stored = getattr(file.model, name, None)
+        if stored is None:
+            file.fail(name, "is missing; it is what the model's state publishes")
+        if not same_values(stored, values[0] if len(values) == 1 else tuple(values)):
+            file.fail(name, f"differs from the model's state (state:problem<k>_{key}), "
+                            "which prediction uses")
+
+
+@register("kernel", "kernel")
 class KernelPerceptron(OnlineMixin, PerceptronClassifier):
     """Perceptron in dual form: a weighted sum of kernels on the examples it got wrong.
 
@@ -923,6 +1013,8 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         super()._validate_params()
 
     _learner_class = KernelLearner
+    _state_form = ProblemFields("problem", DUAL_FILE_FORM, check=_check_dual_file,
+                                finish=_check_published_dual)
 
     def decision_function(self, X):
         """``f(x)``, or the vote or the average.

@@ -20,6 +20,8 @@ from ..base import (
     RuleState,
     constraints,
 )
+from ..base._file_form import Count, Floats, Number, Numbers, OnePerProblem, Optional, Tuple
+from ..base._registry import register
 
 #: Loss growth (over the starting loss) taken as divergence for the SGD solver.
 _SGD_BLOW_UP = 100.0
@@ -40,6 +42,13 @@ class LossHistory(RuleState):
     losses: list = field(default_factory=list)
     best: tuple = None  # (loss, coef, intercept)
     diverged: tuple = None  # (epoch, loss before, loss after, best loss)
+
+    # a loss may be infinite (or NaN, in the log) once the run diverged
+    file_form = {"start_loss": Optional(Number(finite=False)),
+                 "losses": Numbers(finite=False),
+                 "best": Optional(Tuple(Number(finite=False), Floats(like="coef"),
+                                        Floats(like="intercept"))),
+                 "diverged": Optional(Tuple(Count(), *[Number(finite=False)] * 3))}
 
     def renumber(self, move):
         if self.best is not None:
@@ -104,6 +113,8 @@ class LinearUnitLearner(SquaredLossStop, LinearLearner):
     #: the step in use (``eta``, or the one ``eta="auto"`` chose), published as ``eta_``
     #: and kept by ``partial_fit``
     _reads_fitted = ("eta_",)
+    published_form = {"eta_": Number(0, strictly=True, kinds=float),
+                      "loss_curve_": OnePerProblem(Floats(None, finite=False))}
 
     def _before_training(self, problems, shards, backend, partial):
         if not partial or self.eta_ is None or problems[0].n_iter == 0:
@@ -192,6 +203,7 @@ class LinearUnitLearner(SquaredLossStop, LinearLearner):
         )
 
 
+@register("linear_unit", "classic")
 class LinearUnit(OnlineMixin, LinearModel, PerceptronClassifier):
     """Linear unit (Adaline): least squares on the unthresholded output, sign to predict.
 

@@ -12,6 +12,8 @@ from ..base import (
     Traced,
     constraints,
 )
+from ..base._linear import PER_CLASS_WEIGHTS
+from ..base._registry import register
 from ..trace import MulticlassTraceRecorder
 from ._averaged import Averaging
 from ._online import update_log
@@ -21,6 +23,7 @@ class MulticlassLearner(Traced, ToleranceStop, LinearLearner):
     """The multiclass rule: one problem holding every class, the best rival updated."""
 
     _recorder_class = MulticlassTraceRecorder
+    published_form = PER_CLASS_WEIGHTS
 
     # one problem holding every class
     def _problem_classes(self):
@@ -71,6 +74,7 @@ class MulticlassLearner(Traced, ToleranceStop, LinearLearner):
         return n_mistakes
 
 
+@register("multiclass", "classic")
 class MulticlassPerceptron(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     """Native multiclass perceptron: a weight vector per class, predict the argmax.
 

@@ -10,6 +10,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._kernels import _first_order
 from ..base import LinearLearner, MulticlassLinearModel, OnlineMixin, PerceptronClassifier, Traced
 from ..base import constraints as _constraints
+from ..base._linear import PER_CLASS_WEIGHTS
+from ..base._registry import register
 from ..trace import MulticlassTraceRecorder
 from ._first_order import _ADVICE, ErrorFreeStop, FirstOrderState, run_traced
 from ._multiclass import MulticlassLearner
@@ -22,6 +24,7 @@ class MulticlassPassiveAggressiveLearner(Traced, ErrorFreeStop, LinearLearner):
     the weights after it make none."""
 
     _recorder_class = MulticlassTraceRecorder
+    published_form = PER_CLASS_WEIGHTS
     _advice = _ADVICE
 
     # one problem holding every class, its targets the class codes
@@ -64,6 +67,7 @@ class MulticlassPassiveAggressiveLearner(Traced, ErrorFreeStop, LinearLearner):
         return n_updates
 
 
+@register("multiclass_pa", "passive-aggressive")
 class MulticlassPassiveAggressive(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     """Native multiclass passive-aggressive classifier (Crammer et al. 2006, §7).
 

@@ -17,6 +17,8 @@ from sklearn.utils._param_validation import StrOptions
 
 from .._kernels import _second_order as so
 from ..base import MulticlassLinearModel, OnlineMixin, PerceptronClassifier, Problem, constraints
+from ..base._linear import PER_CLASS_WEIGHTS
+from ..base._registry import register
 from ..trace import MulticlassTraceRecorder
 from ._online import update_log
 from ._second_order import (
@@ -53,6 +55,7 @@ class MulticlassSecondOrderLearner(SecondOrderLearner):
     per epoch, from ``W = 0`` and ``Σ = aI``."""
 
     _recorder_class = MulticlassTraceRecorder
+    published_form = PER_CLASS_WEIGHTS
 
     def _problem_classes(self):
         return [tuple(self.classes_)]
@@ -113,6 +116,7 @@ class MulticlassSCWLearner(MulticlassSecondOrderLearner):
                                     "multiclass_scw2", C=self.C, eta=self.eta)
 
 
+@register("multiclass_arow", "second-order")
 class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     """Multiclass AROW: a weight vector per class, one covariance shared by all.
 
@@ -244,6 +248,7 @@ class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     _learner_class = MulticlassAROWLearner
 
 
+@register("multiclass_scw", "second-order")
 class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     """Multiclass soft confidence-weighted learning: a weight vector per class, one covariance.
 

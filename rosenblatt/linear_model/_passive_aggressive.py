@@ -13,6 +13,7 @@ from ..base import (
     ToleranceStop,
     constraints,
 )
+from ..base._registry import register
 from ._averaged import Averaging
 from ._online import OnlineRule
 
@@ -43,6 +44,7 @@ class PassiveAggressiveLearner(OnlineRule, ToleranceStop, LinearLearner):
         )
 
 
+@register("passive_aggressive", "passive-aggressive")
 class PassiveAggressiveClassifier(OnlineMixin, LinearModel, PerceptronClassifier):
     """Passive-aggressive classifier: the smallest step that fixes each example.
 

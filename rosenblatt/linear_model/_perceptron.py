@@ -13,6 +13,7 @@ from ..base import (
     Traced,
     constraints,
 )
+from ..base._registry import register
 from ._heaviside import H0_CONSTRAINT, StepFunction
 from ._online import OnlineRule
 from ._penalty import Regularized
@@ -137,6 +138,7 @@ class PerceptronLearner(StepFunction, OnlineRule, Regularized, Traced, Tolerance
     scikit-learn's penalty and stopping rule, and the trace."""
 
 
+@register("perceptron", "classic")
 class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronClassifier):
     """The classic perceptron: an update on every mistake, epoch after epoch.
 

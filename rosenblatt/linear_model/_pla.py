@@ -4,11 +4,14 @@ import numpy as np
 
 from .. import _kernels
 from ..base import LinearLearner, LinearModel, PerceptronClassifier, Traced, constraints
-from ._pocket import Pocket
+from ..base._registry import register
+from ._pocket import POCKET_ERRORS, Pocket
 
 
 class PLALearner(Traced, LinearLearner):
     """The PLA's rule: one misclassified point at a time, the whole run one "epoch"."""
+
+    published_form = {"pocket_errors_": POCKET_ERRORS}  # with pocket=True
 
     @property
     def _advice(self):
@@ -81,6 +84,7 @@ class PLALearner(Traced, LinearLearner):
         return published
 
 
+@register("pla", "classic")
 class PLA(LinearModel, PerceptronClassifier):
     """Perceptron learning algorithm: fix one misclassified point, chosen at random.
 

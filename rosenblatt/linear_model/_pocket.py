@@ -16,9 +16,15 @@ from ..base import (
     Traced,
     constraints,
 )
+from ..base._file_form import Count, Floats, Number, Optional
 from ..base._parameters import WholeNumber
+from ..base._registry import register
 from ._online import OnlineRule
 from ._perceptron import EPOCH_RULE_PARAMETERS
+
+
+#: the weighted mistakes of each problem's pocket, as ``pocket_errors_`` publishes them
+POCKET_ERRORS = Floats("problems", low=0)
 
 
 @dataclass
@@ -50,6 +56,9 @@ class Pocket(RuleState):
     per_update: bool = True
     _check: tuple = None
     _checked_X: object = None
+
+    file_form = {"check_rows": Optional(Count(1)), "errors": Optional(Floats(1, low=0)),
+                 "exact_errors": Optional(Number(low=0))}
 
     @classmethod
     def start(cls, coef, intercept, check_rows=None, per_update=True):
@@ -115,6 +124,7 @@ class PocketLearner(OnlineRule, Traced, ToleranceStop, LinearLearner):
 
     _advice = "the weights with the fewest training mistakes seen are returned " \
         "(pocket_errors_); increase max_iter to search longer"
+    published_form = {"pocket_errors_": POCKET_ERRORS}
 
     def _new_state(self, coef, intercept):
         if self.pocket_every == "epoch":  # one count per epoch, on every row
@@ -137,6 +147,7 @@ class PocketLearner(OnlineRule, Traced, ToleranceStop, LinearLearner):
                 "pocket_errors_": np.array([p.state.exact_errors for p in problems])}
 
 
+@register("pocket", "classic")
 class PocketPerceptron(LinearModel, PerceptronClassifier):
     """Perceptron that returns the weights with the fewest training mistakes seen.
 

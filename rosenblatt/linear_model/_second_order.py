@@ -38,7 +38,9 @@ from ..base import (
     Traced,
     constraints,
 )
+from ..base._file_form import Floats
 from ..base._mistakes import CountsMistakes, MistakeCounts
+from ..base._registry import register
 from ._online import update_log
 
 #: the largest ``Σ`` of ``covariance="full"``: ``(d + 1)²`` float64 per problem
@@ -221,10 +223,20 @@ def replayed_orders(order, n_rows, rows, restart):
         done = end
 
 
+def _covariance_shape(file):
+    """``covariance_`` in a model file: ``Σ`` without the bias entry, ``(d, d)`` or its
+    diagonal ``(d,)``, stacked on a first axis for one-vs-rest."""
+    d, problems = file.sizes["features"], file.sizes["problems"]
+    one = (d, d) if file.model.covariance == "full" else (d,)
+    return one if problems == 1 else (problems, *one)
+
+
 class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
     """A binary second-order rule: one call of ``second_order_epoch`` per epoch,
     from ``w = 0`` and ``Σ = aI``; stops after an epoch without a mistake. Each
     rule's learner gives :meth:`_rule` (and IELLIP its ``c``)."""
+
+    published_form = {"covariance_": Floats(_covariance_shape)}
 
     _advice = ("these rules are usually run for one to a few passes, where a mistake-free "
                "pass is not expected: raise max_iter to train longer, or ignore the "
@@ -363,6 +375,7 @@ CONFIDENCE = [Interval(Real, 0.5, 1, closed="neither")]
 SHARED_CONSTRAINTS = {"covariance": [StrOptions({"full", "diagonal"})], "a": POSITIVE}
 
 
+@register("sop", "second-order")
 class SecondOrderPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     """The second-order perceptron: the perceptron in the metric of the data's correlation.
 
@@ -498,6 +511,7 @@ class SecondOrderPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     _learner_class = SecondOrderPerceptronLearner
 
 
+@register("cw", "second-order")
 class ConfidenceWeighted(OnlineMixin, LinearModel, PerceptronClassifier):
     """Confidence-weighted learning: a Gaussian over weight vectors, projected onto each row.
 
@@ -640,6 +654,7 @@ class ConfidenceWeighted(OnlineMixin, LinearModel, PerceptronClassifier):
     _learner_class = ConfidenceWeightedLearner
 
 
+@register("arow", "second-order")
 class AROW(OnlineMixin, LinearModel, PerceptronClassifier):
     """Adaptive regularisation of weight vectors: confidence-weighted learning, robust to noise.
 
@@ -780,6 +795,7 @@ class AROW(OnlineMixin, LinearModel, PerceptronClassifier):
     _learner_class = AROWLearner
 
 
+@register("narow", "second-order")
 class NAROW(OnlineMixin, LinearModel, PerceptronClassifier):
     """Narrow adaptive regularisation: AROW whose regularisation adapts to each row's variance.
 
@@ -919,6 +935,7 @@ class NAROW(OnlineMixin, LinearModel, PerceptronClassifier):
     _learner_class = NAROWLearner
 
 
+@register("nherd", "second-order")
 class NHERD(OnlineMixin, LinearModel, PerceptronClassifier):
     """Normal herding: the Gaussian over weight vectors moved as a whole by each row.
 
@@ -1053,6 +1070,7 @@ class NHERD(OnlineMixin, LinearModel, PerceptronClassifier):
     _learner_class = NHERDLearner
 
 
+@register("iellip", "second-order")
 class IELLIP(OnlineMixin, LinearModel, PerceptronClassifier):
     """The improved ellipsoid method: a shrinking ellipsoid of weight vectors, cut by each mistake.
 
@@ -1197,6 +1215,7 @@ class IELLIP(OnlineMixin, LinearModel, PerceptronClassifier):
     _learner_class = IELLIPLearner
 
 
+@register("scw", "second-order")
 class SoftConfidenceWeighted(OnlineMixin, LinearModel, PerceptronClassifier):
     """Soft confidence-weighted learning: CW's projection with a capped, noise-tolerant step.
 

@@ -17,6 +17,18 @@ from ..base import (
     ToleranceStop,
     Traced,
 )
+from ..base._file_form import (
+    WEIGHT_DTYPES,
+    Each,
+    Floats,
+    Ints,
+    Matrix,
+    Number,
+    ProblemFields,
+    RowsOf,
+    close,
+)
+from ..base._registry import register
 from ..trace import survival_counts
 from ._online import OnlineRule
 from ._perceptron import EpochRuleParameters
@@ -57,6 +69,9 @@ class VoteLog(RuleState):
 
     cannot_mix = ("its vote keeps every weight vector met in order, which mixing has no "
                   "counterpart for; use AveragedPerceptron (the vote's usual stand-in)")
+    file_form = {"updates": Each(Matrix(sparse_only=True)),
+                 "intercept_updates": Each(Floats(None, dtypes=WEIGHT_DTYPES)),
+                 "positions": Each(Ints())}
     logs_updates = True
     renumberable = False  # the updates are rows of X, cut out after the epochs
 
@@ -106,7 +121,34 @@ class VoteLog(RuleState):
 class Vote:
     """The voting committee of one binary problem: start + one update per mistake."""
 
-    FIELDS = ("coef_start", "intercept_start", "updates", "intercept_updates", "counts")
+    #: what a model file holds of a vote (``state:vote<k>_<field>``), in this order
+    FILE_FORM = {
+        "coef_start": Floats("features"),
+        "intercept_start": Number(),
+        "updates": Matrix(sparse_only=True),                  # a row per update
+        "intercept_updates": Floats(RowsOf("updates")),
+        "counts": Ints(RowsOf("updates", plus=1), dtypes=(np.dtype(np.int64),)),
+    }
+    FIELDS = tuple(FILE_FORM)
+
+    @staticmethod
+    def check_file(file, k, vote, where):
+        """A vote read from a file: the bias stays 0 without ``fit_intercept``, and
+        its last vector is the running one, which the model publishes as row ``k``
+        of ``coef_`` and ``intercept_``."""
+        model = file.model
+        if not model.fit_intercept and (vote["intercept_start"] != 0 or
+                                        np.any(vote["intercept_updates"] != 0)):
+            file.fail(where + "intercept_updates", "moves the bias, which "
+                                                   "fit_intercept=False keeps at 0")
+        last = vote["coef_start"] + np.asarray(vote["updates"].sum(axis=0)).ravel()
+        if not close(last, model.coef_[k]):
+            file.fail("coef_", f"row {k} is not the last weight vector of the vote: "
+                               f"{where}coef_start plus the rows of {where}updates")
+        if not close(vote["intercept_start"] + vote["intercept_updates"].sum(),
+                     model.intercept_[k]):
+            file.fail("intercept_", f"value {k} is not the last bias of the vote: "
+                                    f"{where}intercept_start plus {where}intercept_updates")
 
     def __init__(self, coef_start, intercept_start, updates, intercept_updates, counts):
         self.coef_start = coef_start
@@ -216,6 +258,7 @@ class VotedLearner(OnlineRule, Traced, ToleranceStop, LinearLearner):
         return float(sw[predicted != y].sum())
 
 
+@register("voted", "classic")
 class VotedPerceptron(OnlineMixin, EpochRuleParameters, LinearModel, PerceptronClassifier):
     """Perceptron whose every weight vector votes, weighted by how long it survived.
 
@@ -355,6 +398,7 @@ class VotedPerceptron(OnlineMixin, EpochRuleParameters, LinearModel, PerceptronC
     """
 
     _learner_class = VotedLearner
+    _state_form = ProblemFields("vote", Vote.FILE_FORM, check=Vote.check_file)
 
     def decision_function(self, X):
         """The vote ``Σₖ cₖ sign(wₖ·x + bₖ)``.

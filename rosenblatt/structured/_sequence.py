@@ -31,6 +31,8 @@ from .._validation import (
     validate_X_y,
 )
 from ..base import Learner, PerceptronClassifier, Problem, RuleState, constraints
+from ..base._file_form import Floats
+from ..base._registry import register
 from ..base._linear import PARALLEL_SCORING_CELLS
 from ..linear_model._averaged import Averaging
 from ._viterbi import sequence_epoch, viterbi_batch, viterbi_batch_parallel
@@ -80,6 +82,10 @@ class SequenceLearner(Learner):
     path add the gold path's features and subtract the predicted path's."""
 
     _reads_fitted = ("n_features_in_",)
+    #: a row per label, and the transitions instead of biases (see base._file_form)
+    published_form = {"coef_": Floats("classes", "features").needed(),
+                      "transitions_": Floats("classes", "classes").needed(),
+                      "start_transitions_": Floats("classes").needed()}
 
     def _problem_classes(self):
         return [tuple(self.classes_)]
@@ -141,6 +147,7 @@ class SequenceLearner(Learner):
         return None  # max_iter epochs is the rule (Collins' T); converged_ says the rest
 
 
+@register(None, "structured")
 class SequencePerceptron(PerceptronClassifier):
     """Structured perceptron for sequence labelling: a label per token, the
     best label sequence per sentence (Collins 2002).

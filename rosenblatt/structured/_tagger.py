@@ -63,6 +63,9 @@ class SequenceTagger(BaseEstimator):
     (1.0, ['DET', 'NOUN', 'VERB'])
     """
 
+    #: the model a fitted (and a saved) tagger holds
+    _model_class = SequencePerceptron
+
     def __init__(self, features=None, model=None):
         self.features = features
         self.model = model
