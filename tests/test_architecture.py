@@ -22,6 +22,7 @@ MOST_OVERRIDES = 11
 ESTIMATOR_MEMBERS = {
     "__init__", "decision_function", "_prediction_state", "_restore_prediction_state",
     "_validate_params", "_learner_class", "_PARAMETERS", "_parameter_constraints", "_per_vote",
+    "_state_form",
 }
 
 

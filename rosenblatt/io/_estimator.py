@@ -8,11 +8,10 @@ than its fitted attributes declares that state (``_state_form``, a
 :class:`~rosenblatt.base._file_form.ProblemFields`). What every model has
 (``n_features_in_``, ``classes_``, the counters) is checked here.
 
->>> import pathlib, tempfile
 >>> from rosenblatt import AROW
->>> from rosenblatt.io import load, save
->>> sorted(published_form(AROW))[:3]
-['coef_', 'covariance_', 'intercept_']
+>>> form = published_form(AROW)  # LinearLearner's, SecondOrderLearner's, CountsMistakes'
+>>> form["coef_"].required, type(form["covariance_"]).__name__, "n_mistakes_" in form
+(True, 'Floats', True)
 """
 
 import inspect

@@ -16,13 +16,12 @@ fields together (``check_file``) and rebuilds what the file does not hold
 (``loaded``); and the problems must publish, bit for bit, the fitted attributes
 the file holds. Nothing here knows a rule.
 
->>> import pathlib, tempfile, warnings
 >>> from rosenblatt import Perceptron
->>> from rosenblatt.io import load, save
->>> model = Perceptron(max_iter=2, random_state=0).fit([[0, 1], [1, 0]], [0, 1])
+>>> model = Perceptron(shuffle="none").fit([[0, 1], [1, 0]], [0, 1])
 >>> arrays = {}
->>> sorted(pack_problems(model, arrays)[0]["fields"])[:4]
-['best_loss', 'best_score', 'converged', 'epoch_loss']
+>>> packed = pack_problems(model, arrays)[0]
+>>> packed["fields"]["coef"], packed["fields"]["n_iter"], packed["state"]
+({'array': 'training0.coef'}, 2, {'type': 'RuleState', 'fields': {}})
 """
 
 import dataclasses
