@@ -27,27 +27,23 @@ from rosenblatt import (
     SoftConfidenceWeighted,
     VotedPerceptron,
     Winnow,
+    linear_model,
 )
 
-ALL = [
-    Perceptron, PLA, BatchPerceptron, PocketPerceptron, AveragedPerceptron,
-    VotedPerceptron, LinearUnit, MulticlassPerceptron, KernelPerceptron,
-    PassiveAggressiveClassifier,
-]
+#: every estimator: each rule registers itself in its module, and linear_model exports it
+ALL = [getattr(linear_model, name) for name in linear_model.__all__]
 
 #: the second-order rules (a covariance beside the weights; no ``init``)
 SECOND_ORDER = [
     SecondOrderPerceptron, ConfidenceWeighted, AROW, NAROW, NHERD, IELLIP,
     SoftConfidenceWeighted, MulticlassAROW, MulticlassSCW,
 ]
-ALL += SECOND_ORDER
 
 #: the first-order online rules (no ``init``: they start at w = 0, Winnow's at w0)
 FIRST_ORDER = [
     ROMMA, ALMA, OnlineGradientDescent, Winnow, BalancedWinnow, PNormPerceptron,
     MulticlassPassiveAggressive,
 ]
-ALL += FIRST_ORDER
 
 #: classes whose one problem holds every class (no one-vs-rest)
 NATIVE_MULTICLASS = [MulticlassPerceptron, MulticlassAROW, MulticlassSCW,
