@@ -4,6 +4,8 @@ plus a handful of hooks; a rule's state is typed."""
 
 import dataclasses
 import inspect
+import pathlib
+import re
 
 import pytest
 
@@ -77,9 +79,6 @@ def test_a_problem_holds_typed_state_not_a_dict():
 def test_every_name_architecture_md_gives_exists_in_the_code():
     """ARCHITECTURE.md names only what exists: each code name in backticks (a
     class, function, method, attribute or module) is found in the sources."""
-    import pathlib
-    import re
-
     root = pathlib.Path(__file__).resolve().parents[1]
     text = (root / "ARCHITECTURE.md").read_text(encoding="utf-8")
     sources = "\n".join(path.read_text(encoding="utf-8")
@@ -94,3 +93,82 @@ def test_every_name_architecture_md_gives_exists_in_the_code():
     external = {"NRT_incref"}  # numba's runtime, named where the LLVM is read
     missing = sorted(name for name in names - external if name not in words)
     assert not missing, missing
+
+
+# ------------------------------------------------- ARCHITECTURE.md read against the code
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+ARCHITECTURE = (ROOT / "ARCHITECTURE.md").read_text(encoding="utf-8")
+
+
+def _tables():
+    """Every table of ARCHITECTURE.md: a list of rows, each a dict by header."""
+    tables, rows, header = [], None, None
+    for line in ARCHITECTURE.splitlines() + [""]:
+        if not line.startswith("|"):
+            if rows:
+                tables.append(rows)
+            rows, header = None, None
+            continue
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if header is None:
+            header, rows = cells, []
+        elif not set("".join(cells)) <= set("-: "):
+            rows.append(dict(zip(header, cells)))
+    return tables
+
+
+def _modules(cell):
+    """The files a "module" cell names: ``base/_loop.py``; a bare ``_penalty.py``
+    is in the folder of the file named before it."""
+    paths, folder = [], None
+    for name in re.findall(r"`([\w/]+\.py)`", cell):
+        if "/" in name:
+            folder = name.rsplit("/", 1)[0]
+        elif folder is not None:
+            name = f"{folder}/{name}"
+        paths.append(ROOT / "rosenblatt" / name)
+    return paths
+
+
+def _defines(source, name):
+    return re.search(rf"^\s*(def|class)\s+{name}\b|^\s*{name}\s*[:=]", source, re.M)
+
+
+def test_every_table_row_names_a_module_that_defines_its_pieces():
+    checked = 0
+    for rows in _tables():
+        for row in rows:
+            module = next((row[key] for key in row if key == "module"), None)
+            if module is None:
+                continue
+            paths = _modules(module)
+            assert paths, row
+            assert all(path.is_file() for path in paths), (row, paths)
+            piece = next((value for key, value in row.items() if "piece" in key), "")
+            sources = "\n".join(path.read_text(encoding="utf-8") for path in paths)
+            for code in re.findall(r"`([^`]+)`", piece):
+                for name in re.findall(r"[A-Za-z_]\w*", code):
+                    assert _defines(sources, name), (name, [p.name for p in paths])
+                    checked += 1
+    assert checked >= 20
+
+
+def test_every_test_architecture_md_cites_exists():
+    cited = re.findall(r"`(tests/\w+\.py)(?:::(\w+))?`", ARCHITECTURE)
+    assert cited
+    for path, function in cited:
+        source = (ROOT / path).read_text(encoding="utf-8")
+        assert not function or re.search(rf"^def {function}\b", source, re.M), (path, function)
+
+
+def test_every_kernel_file_is_described():
+    section = ARCHITECTURE.split("## The kernel layer", 1)[1].split("\n## ", 1)[0]
+    for path in sorted((ROOT / "rosenblatt" / "_kernels").glob("_[!_]*.py")):
+        assert f"`{path.name}`" in section, path.name
+
+
+def test_the_recipe_for_a_rule_is_the_registry_s():
+    """"Adding a rule" shows the one line a rule registers itself with."""
+    section = ARCHITECTURE.split("## Adding a rule", 1)[1].split("\n## ", 1)[0]
+    assert "@register(" in section and "linear_model/__init__.py" in section

@@ -141,7 +141,8 @@ def _restore_fields(reader, where, obj, fields, form, stored, problem_rng=None, 
         if f.name not in stored:
             if not _plain_default(f):
                 reader.fail(field, "is missing")
-            continue  # a file older than the field: it keeps its default
+            setattr(obj, f.name, f.default)  # a file older than the field
+            continue
         value = reader.unpack(stored[f.name], field, problem_rng)
         if isinstance(value, float) and math.isnan(value):
             reader.fail(field, "is NaN")
