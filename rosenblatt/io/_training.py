@@ -36,6 +36,9 @@ from ._packing import Reader, pack
 #: saved either), the renumbering and the penalty's arrays (rebuilt by every
 #: call), the labels (rebuilt from ``classes_``) and the state (stored apart).
 SKIPPED_FIELDS = frozenset({"recorder", "columns", "penalty", "classes", "state"})
+#: Problem fields that earlier files hold and that no longer exist: read and ignored
+#: (the loss the stopping rule watched before it watched the mistakes, issue 31)
+RETIRED_FIELDS = frozenset({"best_loss"})
 
 #: a value standing for a field's annotation, for fields that start as None
 _ANNOTATED = {int: 0, "int": 0, float: 0.0, "float": 0.0, bool: False, "bool": False}
@@ -112,8 +115,10 @@ def _restore_problem(reader, k, stored, problem):
             set(stored["state"]) != {"type", "fields"}:
         reader.fail(where, "is not a stored problem")
     problem.recorder = None  # trace_ is not saved: a loaded model records no trace
-    known = _restore_fields(reader, where, problem, _problem_fields(problem), {},
-                            stored["fields"])
+    fields = stored["fields"]
+    if isinstance(fields, dict):
+        fields = {name: value for name, value in fields.items() if name not in RETIRED_FIELDS}
+    known = _restore_fields(reader, where, problem, _problem_fields(problem), {}, fields)
     state, kind = problem.state, type(problem.state).__name__
     if stored["state"]["type"] != kind:
         reader.fail(f"{where}.state", f"is a {stored['state']['type']!r}; this estimator "

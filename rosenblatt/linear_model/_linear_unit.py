@@ -10,7 +10,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
 from .. import _kernels
-from ._batch import steps_add
+from ._batch import OneStepPerEpoch, steps_add
 from ..base import (
     NATURAL_ORDER,
     LinearLearner,
@@ -85,8 +85,8 @@ class SquaredLossStop:
     """Learner mixin: the linear unit's stopping rule, on the squared loss ``E(w)`` over
     every row (summed over the shards), measured at the start and after each epoch."""
 
-    def _needs_scores(self, problem, before):
-        return self.tol is not None and (not before or problem.state.start_loss is None)
+    def _needs_scores(self, problem, updates):
+        return self.tol is not None and (updates is not None or problem.state.start_loss is None)
 
     def _scores(self, problem, data):
         return {"loss": _loss(problem, data)} if self.tol is not None else {}
@@ -94,16 +94,19 @@ class SquaredLossStop:
     def _begin(self, problem, scores):
         problem.state.begin(scores["loss"], problem.coef, problem.intercept)
 
-    def _stop(self, problem, scores, n_updates):
-        """Converged when the loss settles; stopped, with the weights of least loss
-        restored, when it diverges (see :meth:`LossHistory.record`). With
-        ``tol=None``: every epoch up to ``max_iter``, no loss computed."""
+    def _stop(self, problem, end):
+        """Converged when the loss settles (``stop_reason_ = "tol"``); stopped, with
+        the weights of least loss restored, when it diverges (``"diverged"``, see
+        :meth:`LossHistory.record`). With ``tol=None``: every epoch up to
+        ``max_iter``, no loss computed."""
         if self.tol is None:
             return False
         stop, problem.converged = problem.state.record(
-            scores["loss"], problem.coef, problem.intercept, problem.n_iter, self.tol,
+            end.scores["loss"], problem.coef, problem.intercept, problem.n_iter, self.tol,
             self.solver,
         )
+        if stop:
+            problem.stop_reason = "tol" if problem.converged else "diverged"
         return stop
 
 
@@ -157,6 +160,12 @@ class LinearUnitLearner(SquaredLossStop, LinearLearner):
             return steps_add(updates)
         return super()._mixing_weights(updates, mixing)
 
+    def _rule(self):
+        return _kernels.LINEAR_UNIT
+
+    def _batch_eta(self):
+        return self.eta_
+
     def _epoch(self, problem, data, order):
         if self.solver == "sgd":
             n_updates, _ = _kernels.online_epoch(
@@ -165,10 +174,14 @@ class LinearUnitLearner(SquaredLossStop, LinearLearner):
                 None, None, None, None,
             )
             return n_updates
-        _kernels.batch_epoch(data.Xk, data.y, data.sw, self.eta_, self.fit_intercept,
-                             _kernels.LINEAR_UNIT, problem.coef, problem.intercept, None)
+        first = getattr(problem, "_sums", None) is None  # one step an epoch: one update
+        OneStepPerEpoch._epoch(self, problem, data, order)  # the sums; the step at the end
         problem.seen[0] += int(np.count_nonzero(data.sw))
-        return 1
+        return int(first)
+
+    def _epoch_end(self, problem):
+        if self.solver == "batch":
+            OneStepPerEpoch._epoch_end(self, problem)
 
     def publish(self, problems):
         curves = tuple(np.array(p.state.losses) for p in problems)
@@ -284,6 +297,9 @@ class LinearUnit(OnlineMixin, LinearModel, PerceptronClassifier):
         (summed over the problems).
     converged_ : bool
         Whether the loss settled (for every problem).
+    stop_reason_ : str
+        ``"tol"`` (the loss settled), ``"diverged"``, ``"early_stopping"``,
+        ``"max_iter"`` or ``"partial_fit"``.
     eta_ : float
         The learning rate used.
     loss_curve_ : ndarray, or tuple of ndarrays (one per class)

@@ -204,6 +204,9 @@ class SequencePerceptron(PerceptronClassifier):
         Sentences seen, over every epoch and call (what the mean is over).
     converged_ : bool
         Whether an epoch without a mistake was reached.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit`` call.
     trace_ : SequenceTrace
         With ``record=True`` only.
 
