@@ -144,6 +144,29 @@ def _unpack_features(path, spec, arrays):
                                               spec["n_columns_"])
     n_features_ = Count(0, LARGEST_WIDTH).check(file, "parts.features.n_features_",
                                                 spec["n_features_"])
+    template = _template(path, spec, n_columns)
+    vocabulary = _vocabulary(file, arrays, kind, n_features, n_features_)
+    # files written before min_count existed kept every string: 1
+    min_count = Count(1, LARGEST_COUNT).check(file, "parts.features.min_count",
+                                              spec.get("min_count", 1))
+    parameters = {"template": template, "n_features": n_features,
+                  "vocabulary": dict(vocabulary) if kind == "dict" else kind,
+                  "min_count": min_count}
+    features = SentenceFeatures(**parameters)
+    try:
+        features._setup(n_columns)  # the template parsed: strings, never code
+    except ValueError as error:
+        raise ModelFileError(f"{path}: parts.features: {error}") from None
+    if kind == "fit":
+        features.vocabulary_, features.n_features_ = vocabulary, n_features_
+    if kind == "dict":
+        parameters["vocabulary"] = dict(vocabulary)
+    return features, parameters
+
+
+def _template(path, spec, n_columns):
+    """The template's parameter: ``"default"`` or the entries of ``template_``, which
+    must be the default template's when it says so."""
     entries, template = spec["template_"], spec["template"]
     if not (isinstance(entries, list) and entries and all(isinstance(e, str) for e in entries)):
         fail(path, "parts.features.template_", "must be a list of template strings")
@@ -154,6 +177,13 @@ def _unpack_features(path, spec, arrays):
     elif template != entries:
         fail(path, "parts.features.template", "must be 'default' or the entries of "
                                                "template_")
+    return template
+
+
+def _vocabulary(file, arrays, kind, n_features, n_features_):
+    """The vocabulary the arrays hold (``None`` when hashing): strings and their
+    columns, numbered as a fit numbers them, or as the given dict did."""
+    path = file.path
     stored = set(arrays)
     expected = set() if kind == "hash" else set(_VOCABULARY_ARRAYS)
     if stored != expected:
@@ -189,22 +219,7 @@ def _unpack_features(path, spec, arrays):
                 fail(path, "parts.features.n_features_", "is not the largest column of the "
                                                           "vocabulary plus one")
         vocabulary = dict(zip(names, columns.tolist()))
-    # files written before min_count existed kept every string: 1
-    min_count = Count(1, LARGEST_COUNT).check(file, "parts.features.min_count",
-                                              spec.get("min_count", 1))
-    parameters = {"template": template, "n_features": n_features,
-                  "vocabulary": dict(vocabulary) if kind == "dict" else kind,
-                  "min_count": min_count}
-    features = SentenceFeatures(**parameters)
-    try:
-        features._setup(n_columns)  # the template parsed: strings, never code
-    except ValueError as error:
-        raise ModelFileError(f"{path}: parts.features: {error}") from None
-    if kind == "fit":
-        features.vocabulary_, features.n_features_ = vocabulary, n_features_
-    if kind == "dict":
-        parameters["vocabulary"] = dict(vocabulary)
-    return features, parameters
+    return vocabulary
 
 
 def _strings(path, strings, offsets):
