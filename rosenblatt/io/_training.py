@@ -43,9 +43,9 @@ RETIRED_FIELDS = frozenset({"best_loss"})
 #: a value standing for a field's annotation, for fields that start as None
 _ANNOTATED = {int: 0, "int": 0, float: 0.0, "float": 0.0, bool: False, "bool": False}
 
-#: fitted attributes that the problems publish, compared with the file's
-_PUBLISHED = ("coef_", "intercept_", "n_updates_", "n_examples_", "covariance_",
-              "n_mistakes_")
+#: counters the problems publish, compared with the file's besides what the learner
+#: declares it publishes (n_iter_ and converged_ are left: fit_chunks sets its own)
+_COMPARED = ("n_updates_", "n_examples_")
 
 
 def holds_training_state(model):
@@ -211,8 +211,10 @@ def _check_published(path, model, problems):
     file holds, bit for bit; the file's other attributes (counters that
     :func:`~rosenblatt.streaming.fit_chunks` sets, say) are kept as they are."""
 
+    compared = (*_COMPARED, *merged(model._learner_class, "published_form"))
+
     def published():
-        values = {key: getattr(model, key) for key in _PUBLISHED if hasattr(model, key)}
+        values = {key: getattr(model, key) for key in compared if hasattr(model, key)}
         values.update({f"state:{key}": value
                        for key, value in model._prediction_state().items()})
         return values
