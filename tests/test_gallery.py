@@ -55,6 +55,9 @@ def test_kowalczyk_page(run_page):
     assert "seed  2: 134 updates, 0 test mistakes" in out
     assert "seed 15: 230 updates, 5 test mistakes" in out
     assert "seed 54: 233 updates, 4 test mistakes" in out
+    # issue 31: Code Listing 17, the update rule on one example
+    assert ("Listing 17: w·x = +35, predicted +1; after the update w = [3.0, 3.0, -4.0], "
+            "w·x = -19, predicted -1") in out
     # issue 26: Figs. 15-17's angles, and the Pocket algorithm of the PLA
     assert "w = [5. 3.]: angle with x 40.6°, w + x: 26.6°, w - x: 71.6°" in out
     assert "after 1 update(s): w = [4. 0.], predicted label +1" in out

@@ -178,3 +178,19 @@ def test_the_sentiment_example_and_its_conjunctions():
     lifted = pairwise_conjunctions().fit_transform(reviews)
     assert is_linearly_separable(lifted, labels)
     assert Perceptron(shuffle="none").fit(lifted, labels).score(lifted, labels) == 1.0
+
+
+# ------------------------------------------------------------ issue 31
+
+
+def test_kowalczyk_listing_17_one_update_changes_the_prediction():
+    """Code Listing 17: x = (1, 2, 7), y = −1, w = (4, 5, 3): predicted 1 (w·x = 35);
+    w ← w + y x = (3, 3, −4), then predicted −1 (w·x = −19)."""
+    x = [[1.0, 2.0, 7.0]]
+    model = Perceptron(init=[4.0, 5.0, 3.0], fit_intercept=False, shuffle="none",
+                       record=True).partial_fit(x, [-1], classes=[-1, 1])
+    assert model.trace_.activation.tolist() == [35.0]
+    assert model.trace_.update.tolist() == [-1.0] and model.n_updates_ == 1
+    assert model.coef_[0].tolist() == [3.0, 3.0, -4.0]
+    assert model.decision_function(x).tolist() == [-19.0]
+    assert model.predict(x).tolist() == [-1]
