@@ -194,3 +194,17 @@ def test_kowalczyk_listing_17_one_update_changes_the_prediction():
     assert model.coef_[0].tolist() == [3.0, 3.0, -4.0]
     assert model.decision_function(x).tolist() == [-19.0]
     assert model.predict(x).tolist() == [-1]
+
+
+def test_the_blogs_run_converges_after_7_iterations_with_seed_581():
+    """The Data Science Lab's run: 20 points under a random target line, PLA from zeros,
+    "converges after 7 iterations", E_out about 6 % (the blog's 0.0598200)."""
+    from rosenblatt.metrics import exact_out_of_sample_error
+
+    rng = np.random.RandomState(581)
+    X, y, target = make_target_line(20, random_state=rng)
+    model = PLA(random_state=rng, record=True).fit(X, y)
+    assert model.n_updates_ == 7 and len(model.trace_) == 7 and model.converged_
+    assert model.score(X, y) == 1.0
+    e_out = exact_out_of_sample_error(target, np.r_[model.intercept_, model.coef_[0]])
+    assert round(e_out, 4) == 0.0596
