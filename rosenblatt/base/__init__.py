@@ -21,7 +21,8 @@ it builds); ``ARCHITECTURE.md`` walks through adding one.
 """
 
 from ._classifier import OnlineMixin, PerceptronClassifier, on_epoch, warn
-from ._learner import Learner, ToleranceStop
+from ._learner import Learner
+from ._stopping import MistakeStop
 from ._linear import LinearLearner, LinearModel, MulticlassLinearModel, Traced
 from ._loop import MixingRecord, train
 from ._parameters import CONSTRAINTS, constraints
@@ -42,7 +43,7 @@ __all__ = [
     "RuleState",
     "Shard",
     "ThreadBackend",
-    "ToleranceStop",
+    "MistakeStop",
     "Traced",
     "TrainingData",
     "constraints",

@@ -28,6 +28,7 @@ import numpy as np
 
 from ._loop import train
 from ._shard import NATURAL_ORDER
+from ._stopping import STOP_REASONS
 
 
 class Learner(ABC):
@@ -153,9 +154,10 @@ class Learner(ABC):
             return stream.permutation(n)
         return NATURAL_ORDER
 
-    def _needs_scores(self, problem, before):
+    def _needs_scores(self, problem, updates):
         """Hook: whether :meth:`_scores` of the problem's weights is needed before
-        the first epoch (``before``) or after each one."""
+        the first epoch (``updates`` is ``None``) or after an epoch that made
+        ``updates`` updates."""
         return False
 
     def _scores(self, problem, data):
@@ -166,11 +168,20 @@ class Learner(ABC):
     def _begin(self, problem, scores):
         """Hook: take the scores of the starting weights."""
 
-    def _stop(self, problem, scores, n_updates):
-        """Hook: whether training ends after this epoch; sets ``problem.converged``
-        (by default: an epoch without a mistake)."""
-        problem.converged = n_updates == 0
+    def _stop(self, problem, end):
+        """Hook: whether training ends after this epoch (``end``, an
+        :class:`~._stopping.EpochEnd`); sets ``problem.converged`` and
+        ``problem.stop_reason`` (by default: an epoch without a mistake; the
+        mistake-driven rules take :class:`~._stopping.MistakeStop`)."""
+        problem.converged = end.updates == 0
+        if problem.converged:
+            problem.stop_reason = "mistake_free"
         return problem.converged
+
+    def _needs_certificate(self, problem, end):
+        """Hook: whether the loop must check the rows' separability (see
+        :class:`~._stopping.MistakeStop`) before :meth:`_stop`."""
+        return False
 
     def _score_tol(self):
         """Hook: the ``tol`` of scikit-learn's stopping rule, or None (the textbook rule)."""
@@ -231,13 +242,14 @@ class Learner(ABC):
             "n_iter_": max(p.n_iter for p in problems),
             "n_updates_": sum(p.n_updates for p in problems),
             "converged_": all(p.converged for p in problems),
+            "stop_reason_": stop_reason(problems),
         }
 
     def not_converged_message(self, problems):
         """The ``ConvergenceWarning``'s text after a fit, or ``None`` when every
-        problem converged, stopped early, or the settings have no stopping rule
-        that could have failed."""
-        failed = [p for p in problems if not p.converged and not p.stopped_early]
+        problem met its rule: a warning exactly when ``max_iter`` cut a run short
+        (or its loss diverged)."""
+        failed = [p for p in problems if p.stop_reason in ("max_iter", "diverged")]
         if not failed:
             return None
         which = ""
@@ -255,65 +267,9 @@ class Learner(ABC):
         return f"max_iter={self.max_iter} epochs"
 
 
-class ToleranceStop:
-    """Mixin: the ``tol`` parameter, scikit-learn's stopping rule, beside the texts'.
-
-    Two rules end training before ``max_iter``:
-
-    - the texts' (Ahmed & Pavlu, CISC 271's "missed" flag): an epoch without a
-      mistake, when ``stop_mistake_free`` is true;
-    - scikit-learn's, with ``tol`` a number: ``n_iter_no_change`` epochs in a
-      row whose mean training loss (measured on each example as it is met,
-      before its update) was not below the best so far minus ``tol``. On
-      several shards the epoch's loss is the mean over every shard's examples,
-      so the rule decides as it would serially. Early stopping with ``tol``
-      uses the same rule on the held-out accuracy, improvements of at least
-      ``tol``.
-
-    Whichever comes first ends training. A rule without a ``stop_mistake_free``
-    parameter (passive-aggressive, as scikit-learn's) stops at a mistake-free
-    epoch only when ``tol`` is None.
-    """
-
-    def _score_tol(self):
-        return self.tol
-
-    def _stops_mistake_free(self):
-        return getattr(self, "stop_mistake_free", self.tol is None)
-
-    def _stop(self, problem, scores, n_updates):
-        # the loss is followed every epoch, so that its count of stale epochs is right
-        # whichever rule ends training
-        stalled = self.tol is not None and not self.early_stopping and \
-            self._loss_stalled(problem)
-        mistake_free = n_updates == 0
-        # converged_: the loss settled, or the last epoch made no mistake (without tol,
-        # also when stop_mistake_free=False went on to max_iter: Daumé's Algorithm 7)
-        problem.converged = stalled or (mistake_free and (
-            self._stops_mistake_free() or self.tol is None))
-        return stalled or (mistake_free and self._stops_mistake_free())
-
-    def _loss_stalled(self, problem):
-        """scikit-learn's rule on the epoch's mean training loss."""
-        loss = problem.epoch_loss
-        if loss > problem.best_loss - self.tol:
-            problem.n_no_improvement += 1
-        else:
-            problem.n_no_improvement = 0
-        problem.best_loss = min(problem.best_loss, loss)
-        return problem.n_no_improvement >= self.n_iter_no_change
-
-    def _not_converged_message(self, problems, which):
-        if self.tol is None:
-            return super()._not_converged_message(problems, which)
-        if self._stops_mistake_free():
-            return (
-                f"{self.name} ran max_iter={self.max_iter} epochs{which} without a "
-                f"mistake-free pass, and its training loss was still falling by more than "
-                f"tol={self.tol}; the data may not be linearly separable — {self._advice}."
-            )
-        return (
-            f"{self.name} ran max_iter={self.max_iter} epochs{which} and its "
-            f"training loss was still improving by more than tol={self.tol}; increase "
-            "max_iter, or tol."
-        )
+def stop_reason(problems):
+    """Why the run ended: the reason of the problem that ran longest (one-vs-rest:
+    the run ended with it), of a tie the least complete (see ``STOP_REASONS``)."""
+    longest = max(p.n_iter for p in problems)
+    reasons = [p.stop_reason for p in problems if p.n_iter == longest and p.stop_reason]
+    return max(reasons, key=STOP_REASONS.index) if reasons else None

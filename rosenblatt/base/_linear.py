@@ -26,6 +26,7 @@ from ..trace import TraceRecorder
 from ._columns import renumbering
 from ._learner import Learner
 from ._problem import Problem, RuleState
+from ._separability import classes_separable, linearly_separable
 
 
 class LinearLearner(Learner):
@@ -144,6 +145,15 @@ class LinearLearner(Learner):
             traces = tuple(p.recorder.build() for p in problems)
             fitted["trace_"] = traces[0] if len(traces) == 1 else traces
         return fitted
+
+    def _separable(self, problem, X, y, sw):
+        """Whether the rows of weight > 0 can be separated by the problem's kind of
+        model: a hyperplane for a binary problem, one per class for a multiclass
+        one (see :mod:`._separability`)."""
+        X, y = X[sw > 0], y[sw > 0]
+        if problem.coef.ndim == 1:
+            return linearly_separable(X, y, fit_intercept=self.fit_intercept)
+        return classes_separable(X, y, problem.coef.shape[0], fit_intercept=self.fit_intercept)
 
     def _problem_errors(self, problem, X, y, sw):
         """Weighted mistakes of one problem's published weights on held-out rows

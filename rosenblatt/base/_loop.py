@@ -16,16 +16,22 @@ Each epoch:
 3. when the rule's stopping decision needs scores of the new weights (the
    linear unit's loss, early stopping's held-out accuracy), the shards compute
    their parts (:func:`~._shard.shard_scores`) and the loop adds them;
-4. the rule decides whether the problem stops (``_stop``), the weights are
-   checked for overflow, and early stopping has its say.
+4. the rule decides whether the problem stops (``_stop``, see
+   :mod:`._stopping`: a mistake-free epoch, no progress by ``tol`` unless the
+   rows can be separated, which the loop then asks once of every shard's rows),
+   the weights are checked for overflow, and early stopping has its say;
+   a run whose epochs ran out records ``"max_iter"`` as its stop reason.
 """
 
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 
-from ._shard import shard_epoch, shard_finish, shard_scores
+from ._separability import CHECK_LIMIT
+from ._shard import shard_epoch, shard_finish, shard_rows, shard_scores, shard_size
+from ._stopping import EpochEnd
 
 
 @dataclass
@@ -72,7 +78,9 @@ def train(learner, problems, shards, backend, *, epochs, partial, mixing="unifor
     hold_out = learner.validation_fraction if _stops_early(learner, partial) else None
     in_place = len(shards) == 1 and backend.name == "threads"
     running = list(range(len(problems)))
-    begin = [p for p in running if learner._needs_scores(problems[p], before=True)]
+    sizes = backend.map(shard_size, shards)
+    n_rows = sum(rows for rows, _ in sizes)
+    begin = [p for p in running if learner._needs_scores(problems[p], None)]
     if begin:
         scores = _scores(learner, problems, begin, shards, backend, hold_out)
         for p in begin:
@@ -98,25 +106,46 @@ def train(learner, problems, shards, backend, *, epochs, partial, mixing="unifor
                 learner._mix(problems[p], [part for part, _ in parts], mu[:, p])
             problems[p].n_updates += int(updates[:, p].sum())
         after = [p for p in running
-                 if hold_out or learner._needs_scores(problems[p], before=False)]
+                 if hold_out or learner._needs_scores(problems[p], int(updates[:, p].sum()))]
         scores = _scores(learner, problems, after, shards, backend, hold_out) if after else {}
         for p in list(running):
             problem = problems[p]
             if learner.on_epoch is not None and learner._reports_epochs:
                 learner.on_epoch(problem)
-            stop = learner._stop(problem, scores.get(p, {}), int(updates[:, p].sum()))
+            end = EpochEnd(int(updates[:, p].sum()), n_rows, scores.get(p, {}))
+            if not partial and learner._needs_certificate(problem, end):
+                learner._certify(problem, _rows(learner, p, problem, shards, backend, sizes))
+            stop = learner._stop(problem, end)
             problem.check_finite(learner.name, f"in epoch {problem.n_iter}")
             if not stop and hold_out and learner._held_out_stalled(problem, scores[p]):
                 problem.stopped_early = stop = True
+                problem.stop_reason = "early_stopping"
             if stop:
                 running.remove(p)
         if record is not None:
             record.add(updates, mu, time.perf_counter() - started)
+    for p in running:  # the epochs ran out before the rule was met
+        problems[p].stop_reason = "partial_fit" if partial else "max_iter"
     if learner._finishes_calls:  # only rules that cannot be mixed: one shard
         finished = backend.map(shard_finish, shards, learner, dict(enumerate(problems)),
                                hold_out, not in_place)
         for p, problem in finished[0].items():
             problems[p] = problem
+
+
+def _rows(learner, p, problem, shards, backend, sizes):
+    """Every shard's rows of problem ``p`` (``(X, y, sw)``, stacked in shard order)
+    for the separability check, or ``None`` when its program would be larger
+    than :data:`~._separability.CHECK_LIMIT` (nothing is read then)."""
+    n_rows = sum(rows for rows, _ in sizes)
+    if learner._certificate_size(problem, n_rows, sum(values for _, values in sizes)) > \
+            CHECK_LIMIT:
+        return None
+    parts = backend.map(shard_rows, shards, learner, p, problem)
+    X = [part[0] for part in parts]
+    X = sp.vstack(X, format="csr") if any(sp.issparse(x) for x in X) else np.concatenate(X)
+    return X, np.concatenate([part[1] for part in parts]), \
+        np.concatenate([part[2] for part in parts])
 
 
 def _stops_early(learner, partial):

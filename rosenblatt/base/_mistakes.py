@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from ._problem import RuleState
+from ._stopping import MistakeStop
 
 
 @dataclass
@@ -67,9 +68,10 @@ class MistakeCounts(RuleState):
         return self.mistakes[epoch - 1] if 0 < epoch <= len(self.mistakes) else 0
 
 
-class CountsMistakes:
-    """Learner mixin for rules whose state is a :class:`MistakeCounts`: the stop
-    after an epoch without a mistake (``converged_``), and ``n_mistakes_``.
+class CountsMistakes(MistakeStop):
+    """Learner mixin for rules whose state is a :class:`MistakeCounts`: the
+    stopping rule (:class:`~._stopping.MistakeStop`) on the mistakes counted
+    apart from the updates, and ``n_mistakes_``.
 
     The rule's ``_epoch`` calls ``problem.state.count_mistakes(problem.n_iter, n)``
     with the mistakes its kernel counted (rows with ``y a <= 0`` before their
@@ -77,11 +79,15 @@ class CountsMistakes:
     shards' share of ``mixing="errors"``) may be more than its mistakes.
     """
 
-    def _stop(self, problem, scores, n_updates):
-        """An epoch without a mistake ends training (the count summed over the
-        shards, when mixed)."""
-        problem.converged = problem.state.epoch_mistakes(problem.n_iter) == 0
-        return problem.converged
+    def _epoch_mistakes(self, problem, updates):
+        """The epoch's mistakes (the count summed over the shards, when mixed)."""
+        return problem.state.epoch_mistakes(problem.n_iter)
+
+    def _separable_data_converge(self, problem):
+        # most of these rules have no mistake bound that ends in a mistake-free epoch
+        # on separable data (CW, AROW, SCW, Winnow's positive weights...); those
+        # that do (ROMMA, ALMA, p-norm, the second-order perceptron) say so
+        return False
 
     def publish(self, problems):
         """Adds ``n_mistakes_``: the mistakes of each epoch (``n_iter_`` of them),

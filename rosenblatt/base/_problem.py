@@ -121,11 +121,18 @@ class Problem:
     #: the key of the problem's row orders and held-out rows, drawn from ``rng``
     #: at the start of a fit (see :mod:`._shard`)
     seed: int = None
-    #: mean training loss of the last epoch (scikit-learn's objective), for ``tol``
+    #: mean training loss of the last epoch (scikit-learn's objective, reported by
+    #: the kernels; the overflow check reads it)
     epoch_loss: float = None
-    #: the lowest ``epoch_loss`` so far, and the epochs since it last improved by ``tol``
-    best_loss: float = np.inf
+    #: the stopping rule (see :mod:`._stopping`): the fewest mistakes of an epoch so
+    #: far, the epochs since they last fell by ``tol × rows``, whether the rows'
+    #: separability was asked (``certified``) and the answer (``None``: unknown),
+    #: and why the last run ended
+    fewest_mistakes: float = np.inf
     n_no_improvement: int = 0
+    certified: bool = False
+    separable: bool = None
+    stop_reason: str = None
     #: early stopping: the best held-out accuracy, and the epochs since it improved
     best_score: float = -np.inf
     n_stale: int = 0

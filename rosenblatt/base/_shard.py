@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.model_selection import train_test_split
 
 from .._validation import kernel_view
@@ -80,6 +81,11 @@ class Shard:
     @property
     def n_rows(self):
         return self.X.shape[0]
+
+    def size(self):
+        """``(rows, stored values)``: what the separability check would read."""
+        values = self.X.nnz if sp.issparse(self.X) else self.X.size
+        return self.n_rows, int(values)
 
     def stream(self, problem):
         key = [int(problem.seed or 0)] + ([] if self.index is None else [self.index + 1])
@@ -226,6 +232,29 @@ def shard_scores(shard, learner, problems, hold_out):
         return p, total
 
     return dict(_map(one, list(problems), getattr(learner, "n_jobs", None)))
+
+
+def shard_size(shard):
+    """``(rows, stored values)`` of the shard (see ``Shard.size``)."""
+    return shard.size()
+
+
+def shard_rows(shard, learner, p, problem):
+    """The shard's rows for problem ``p``, ``(X, y, sw)`` with its blocks stacked:
+    what the stopping rule's separability check reads (only on small data)."""
+    parts = [(data.X, data.y, data.sw) for data, _ in shard.blocks(learner, p, problem, None)]
+    X = [part[0] for part in parts]
+    X = sp.vstack(X, format="csr") if sp.issparse(X[0]) else np.concatenate(X)
+    return X, np.concatenate([part[1] for part in parts]), \
+        np.concatenate([part[2] for part in parts])
+
+
+def shard_errors(shard, learner, problems):
+    """The weighted training mistakes of each problem's published model on this
+    shard's rows, in problem order."""
+    return [sum(learner._problem_errors(problem, data.X, data.y, data.sw)
+                for data, _ in shard.blocks(learner, p, problem, None))
+            for p, problem in problems.items()]
 
 
 def shard_finish(shard, learner, problems, hold_out, copied):

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..base import ToleranceStop
+from ..base import MistakeStop
 from ..datasets import ChunkedFile
 from ..engine import make_estimator
 from ..io import load, save
@@ -43,10 +43,9 @@ class Training:
         else:
             lines.append(f"epochs     {count(model.n_iter_)}   updates {count(model.n_updates_)}"
                          f"   converged {model.converged_}")
-        tol = inner.get_params().get("tol") if _stops_by_tol(inner) else None
-        if tol is not None:
-            lines.append(f"stopping   tol={tol:g}, scikit-learn's rule (--tol none: stop at "
-                         "the first epoch without a mistake)")
+        reason = getattr(inner, "stop_reason_", None)
+        if reason is not None:
+            lines.append(f"stopped    {STOP_DESCRIPTIONS.get(reason, reason)}")
         if hasattr(model, "n_shards_"):
             # sum of mu * mistakes: a fraction with uniform mixing, shown to the whole mistake
             lines.append(f"shards     {model.n_shards_} ({model.backend_}), mixed mistakes "
@@ -56,6 +55,18 @@ class Training:
         else:
             lines.append(f"rows       {count(self.n_rows)} in blocks of {count(self.chunk_size)}")
         return lines
+
+
+#: ``stop_reason_`` as the command prints it
+STOP_DESCRIPTIONS = {
+    "mistake_free": "at an epoch without a mistake",
+    "tol": "when the mistakes stopped falling (tol; the rows cannot be separated, or are "
+           "too many to check)",
+    "early_stopping": "when the held-out accuracy stopped improving (early stopping)",
+    "diverged": "when the loss diverged (the weights of least loss kept)",
+    "max_iter": "at max_iter, before meeting its rule",
+    "partial_fit": "after its epochs, before meeting its rule",
+}
 
 
 def count(n):
@@ -278,7 +289,7 @@ def add_arguments(parser):
 
 def _stops_by_tol(model):
     """Whether the model's rule takes scikit-learn's stopping rule."""
-    return issubclass(model._learner_class, ToleranceStop)
+    return issubclass(model._learner_class, MistakeStop)
 
 
 def _tol(text):

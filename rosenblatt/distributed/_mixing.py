@@ -10,6 +10,8 @@ from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from .._validation import check_classes, check_lengths, class_weights, validate_X_y
 from ..base import MixingRecord, ThreadBackend, train
+from ..base._learner import stop_reason
+from ..base._shard import shard_errors
 from ..base._parameters import WholeNumber
 from ._backends import HoldsClient, backend_for
 from ._inputs import (
@@ -339,7 +341,13 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
             learner._mix(problem, parts, mu[:, p])
             problem.n_iter = max(part.n_iter for part in parts)
             problem.n_updates = int(updates[:, p].sum())
-            problem.converged = all(part.converged for part in parts)
+            problem.stop_reason = stop_reason(parts)
+        # every shard may have separated its own rows while the mixed weights do not
+        # separate them all: converged_ only when they do
+        errors = np.sum(backend.map(shard_errors, shards, learner, dict(enumerate(
+            model._problems))), axis=0)
+        for p, problem in enumerate(model._problems):
+            problem.converged = all(part[p].converged for part in results) and errors[p] == 0
             problem.stopped_early = any(part.stopped_early for part in parts)
         record.add(updates, mu, time.perf_counter() - started)
 

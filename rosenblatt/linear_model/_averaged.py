@@ -136,6 +136,9 @@ class Averaging(RuleState):
 class AveragedLearner(PerceptronLearner):
     """The perceptron's rule, publishing the mean of its weights (Alg. 7's sums)."""
 
+    def _confirms_on_weights(self, problem):
+        return True  # the mean separates some epochs after the running weights
+
     def _new_state(self, coef, intercept):
         return Averaging.start(coef, intercept, decayed=self.penalty is not None)
 
@@ -164,12 +167,14 @@ class AveragedPerceptron(OnlineMixin, PenalizedRuleParameters, LinearModel,
     ``SGDClassifier(loss="perceptron", learning_rate="constant", eta0=1,
     penalty=None, average=True)``, whose weights ours equal on dense data.
 
-    Training stops after the first epoch without a mistake (the rule of Ahmed &
-    Pavlu and CISC 271, not Daumé's: Algorithm 7 runs all MaxIter epochs and
-    goes on averaging after a mistake-free one, ``stop_mistake_free=False``);
-    on data that never get there, once the training loss stops falling
-    (``tol``, scikit-learn's rule and default); else after ``max_iter`` epochs,
-    with a ``ConvergenceWarning``.
+    Training stops after the first epoch without a mistake whose averaged
+    weights make no training mistake either (the mean lags the running weights:
+    it separates some epochs after them); the rule of Ahmed & Pavlu and CISC
+    271, not Daumé's: Algorithm 7 runs all MaxIter epochs and goes on averaging
+    after a mistake-free one, ``stop_mistake_free=False``. On data that never
+    get there, once the epoch's mistakes stop falling (``tol``), unless the rows
+    can be separated; else after ``max_iter`` epochs, with a
+    ``ConvergenceWarning``. ``stop_reason_`` says which.
 
     Parameters
     ----------
@@ -205,13 +210,16 @@ class AveragedPerceptron(OnlineMixin, PenalizedRuleParameters, LinearModel,
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
     tol : float or None, default=1e-3
-        scikit-learn's stopping rule, for data that never give a mistake-free
-        epoch: stop once the epoch's mean training loss (``max(0, margin − y a)``,
-        each example's taken when it is met) has not fallen below the best so
-        far minus ``tol`` for ``n_iter_no_change`` epochs in a row (on a9a
-        after 9 to 13 epochs; scikit-learn's ``Perceptron``, whose default this
-        is, after 6 to 9). ``None``: no such rule (the texts), only
-        ``stop_mistake_free`` and ``max_iter``.
+        The stopping rule for data that do not reach a mistake-free epoch
+        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have
+        not fallen below the fewest so far by ``tol × n_samples`` for
+        ``n_iter_no_change`` epochs in a row (on a9a after 7 to 9 epochs), unless a linear
+        program finds the rows separable (checked once, on data of up to
+        250,000 values), in which case the run goes on to the mistake-free
+        epoch the convergence theorem promises. Mistakes, unlike the perceptron
+        loss scikit-learn's ``tol`` watches, count an activation of exactly 0
+        and do not change when ``X`` is scaled. ``None``: no such rule (the
+        texts), only ``stop_mistake_free`` and ``max_iter``.
     stop_mistake_free : bool, default=True
         Stop after the first epoch without a mistake (Ahmed & Pavlu, and CISC
         271's "missed" flag), whether or not ``tol`` is set. ``False``: go on to
@@ -272,9 +280,13 @@ class AveragedPerceptron(OnlineMixin, PenalizedRuleParameters, LinearModel,
     n_updates_ : int
         Mistakes that changed the running weights (summed over the problems).
     converged_ : bool
-        Whether every problem ended by a stopping rule rather than at
-        ``max_iter``: its last epoch made no mistake, or its loss settled
-        (``tol``). ``False`` comes with a ``ConvergenceWarning``.
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     n_examples_ : int
         ``T``, the examples the mean is over (the largest over the problems).
     trace_ : Trace, or tuple of Trace (one per class)

@@ -124,6 +124,9 @@ class BatchPerceptron(LinearModel, PerceptronClassifier):
         Misclassified rows, summed over the iterations (and problems).
     converged_ : bool
         Whether a pass without mistakes was reached (by every problem).
+    stop_reason_ : str
+        ``"mistake_free"``, ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``) or ``"partial_fit"``.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 

@@ -36,7 +36,7 @@ from ..base._mistakes import CountsMistakes, MistakeCounts
 from ._online import update_log
 
 #: The parameters every first-order rule shares, in the family's order.
-ONLINE_RULE_PARAMETERS = ("fit_intercept", "max_iter", "shuffle", "random_state", "record",
+ONLINE_RULE_PARAMETERS = ("fit_intercept", "max_iter", "tol", "n_iter_no_change", "shuffle", "random_state", "record",
                           "class_weight", "warm_start", "n_jobs")
 
 _ADVICE = ("increase max_iter; on data that are not linearly separable no epoch is "
@@ -192,18 +192,8 @@ class ErrorFreeStop(CountsMistakes):
         """Whether the rule updates rows with ``y f > 0`` too."""
         return True
 
-    def _needs_scores(self, problem, before):
-        return not before and self._updates_right_rows() and \
-            problem.state.epoch_mistakes(problem.n_iter) == 0
-
-    def _scores(self, problem, data):
-        return {"training_errors": self._problem_errors(problem, data.X, data.y, data.sw)}
-
-    def _stop(self, problem, scores, n_updates):
-        stop = super()._stop(problem, scores, n_updates)
-        if stop and scores.get("training_errors", 0.0) > 0.0:
-            problem.converged = stop = False
-        return stop
+    def _confirms_on_weights(self, problem):
+        return self._updates_right_rows()
 
 
 class FirstOrderLearner(Traced, ErrorFreeStop, LinearLearner):
@@ -295,6 +285,9 @@ def run_traced(problem, data, order, call, multiclass=False):
 class ROMMALearner(FirstOrderLearner):
     """ROMMA: the kernel's projection onto the two constraints."""
 
+    def _separable_data_converge(self, problem):
+        return True  # a perceptron-like mistake bound on separable data
+
     # the update rescales the whole weight vector: nothing to gain from renumbered
     # columns, and its norm ‖w‖² would be summed in another order
     _renumbers = False
@@ -309,6 +302,9 @@ class ROMMALearner(FirstOrderLearner):
 
 class ALMALearner(FirstOrderLearner):
     """ALMA_p: the kernel's step in the dual space and projection into the q-ball."""
+
+    def _separable_data_converge(self, problem):
+        return True  # a perceptron-like mistake bound on separable data
 
     _renumbers = False  # g_p and the q-norm work on the whole vector (see ROMMALearner)
 
@@ -377,6 +373,9 @@ class BalancedWinnowLearner(WinnowLearner):
 class PNormLearner(FirstOrderLearner):
     """The p-norm perceptron: ``θ`` sums the mistakes, ``w = g_p(θ)``."""
 
+    def _separable_data_converge(self, problem):
+        return True  # a perceptron-like mistake bound on separable data
+
     _renumbers = False  # g_p works on the whole vector (see ROMMALearner)
 
     def _updates_right_rows(self):
@@ -433,16 +432,22 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
         passes through 0.
-    max_iter : int, default=5
-        Largest number of epochs. Training stops after the first epoch without
-        a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows
-        either (a rule that also updates rows it gets right may have moved
-        them: they are scored once after such an epoch); reaching
-        ``max_iter`` warns with ``ConvergenceWarning``. Five passes,
-        scikit-learn's ``SGDClassifier`` default before 0.19: online rules are
-        analysed for one pass and mostly settle in a few, and on data that are
-        not separable more passes keep moving the last weights.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows separable (on data of up
+        to 250,000 values), where the rule's mistake bound promises a
+        mistake-free epoch.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -479,8 +484,13 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
     converged_ : bool
-        Whether every problem stopped before ``max_iter``: a mistake-free epoch,
-        and weights without a mistake on the training rows.
+        Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -518,7 +528,9 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
         *,
         aggressive=False,
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -529,6 +541,8 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
         self.aggressive = aggressive
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record
@@ -573,16 +587,22 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
         passes through 0.
-    max_iter : int, default=5
-        Largest number of epochs. Training stops after the first epoch without
-        a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows
-        either (a rule that also updates rows it gets right may have moved
-        them: they are scored once after such an epoch); reaching
-        ``max_iter`` warns with ``ConvergenceWarning``. Five passes,
-        scikit-learn's ``SGDClassifier`` default before 0.19: online rules are
-        analysed for one pass and mostly settle in a few, and on data that are
-        not separable more passes keep moving the last weights.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows separable (on data of up
+        to 250,000 values), where the rule's mistake bound promises a
+        mistake-free epoch.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -619,8 +639,13 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
     converged_ : bool
-        Whether every problem stopped before ``max_iter``: a mistake-free epoch,
-        and weights without a mistake on the training rows.
+        Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -664,7 +689,9 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
         B=None,
         C=math.sqrt(2),
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -678,6 +705,8 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
         self.C = C
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record
@@ -713,16 +742,20 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
         passes through 0.
-    max_iter : int, default=5
-        Largest number of epochs. Training stops after the first epoch without
-        a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows
-        either (a rule that also updates rows it gets right may have moved
-        them: they are scored once after such an epoch); reaching
-        ``max_iter`` warns with ``ConvergenceWarning``. Five passes,
-        scikit-learn's ``SGDClassifier`` default before 0.19: online rules are
-        analysed for one pass and mostly settle in a few, and on data that are
-        not separable more passes keep moving the last weights.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -759,8 +792,13 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
     converged_ : bool
-        Whether every problem stopped before ``max_iter``: a mistake-free epoch,
-        and weights without a mistake on the training rows.
+        Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -797,7 +835,9 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
         eta=1.0,
         loss="hinge",
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -809,6 +849,8 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
         self.loss = loss
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record
@@ -850,16 +892,20 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
         multiplicatively like any weight: it stays positive, so the boundary's
         bias ``b − threshold`` only moves within ``(−threshold, ∞)``. False
         (default): the paper's rule, whose threshold is the bias.
-    max_iter : int, default=5
-        Largest number of epochs. Training stops after the first epoch without
-        a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows
-        either (a rule that also updates rows it gets right may have moved
-        them: they are scored once after such an epoch); reaching
-        ``max_iter`` warns with ``ConvergenceWarning``. Five passes,
-        scikit-learn's ``SGDClassifier`` default before 0.19: online rules are
-        analysed for one pass and mostly settle in a few, and on data that are
-        not separable more passes keep moving the last weights.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -896,8 +942,13 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
     converged_ : bool
-        Whether every problem stopped before ``max_iter``: a mistake-free epoch,
-        and weights without a mistake on the training rows.
+        Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -943,7 +994,9 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
         threshold=None,
         w0=1.0,
         fit_intercept=False,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -956,6 +1009,8 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
         self.w0 = w0
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record
@@ -993,16 +1048,20 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
         passes through 0.
-    max_iter : int, default=5
-        Largest number of epochs. Training stops after the first epoch without
-        a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows
-        either (a rule that also updates rows it gets right may have moved
-        them: they are scored once after such an epoch); reaching
-        ``max_iter`` warns with ``ConvergenceWarning``. Five passes,
-        scikit-learn's ``SGDClassifier`` default before 0.19: online rules are
-        analysed for one pass and mostly settle in a few, and on data that are
-        not separable more passes keep moving the last weights.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -1039,8 +1098,13 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
     converged_ : bool
-        Whether every problem stopped before ``max_iter``: a mistake-free epoch,
-        and weights without a mistake on the training rows.
+        Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -1081,7 +1145,9 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
         threshold=0.0,
         w0=1.0,
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -1094,6 +1160,8 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
         self.w0 = w0
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record
@@ -1125,16 +1193,22 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
         passes through 0.
-    max_iter : int, default=5
-        Largest number of epochs. Training stops after the first epoch without
-        a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows
-        either (a rule that also updates rows it gets right may have moved
-        them: they are scored once after such an epoch); reaching
-        ``max_iter`` warns with ``ConvergenceWarning``. Five passes,
-        scikit-learn's ``SGDClassifier`` default before 0.19: online rules are
-        analysed for one pass and mostly settle in a few, and on data that are
-        not separable more passes keep moving the last weights.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows separable (on data of up
+        to 250,000 values), where the rule's mistake bound promises a
+        mistake-free epoch.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -1171,8 +1245,13 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
     converged_ : bool
-        Whether every problem stopped before ``max_iter``: a mistake-free epoch,
-        and weights without a mistake on the training rows.
+        Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -1207,7 +1286,9 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         *,
         p=None,
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -1218,6 +1299,8 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         self.p = p
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record

@@ -18,10 +18,11 @@ from ..base import (
     PerceptronClassifier,
     Problem,
     RuleState,
-    ToleranceStop,
+    MistakeStop,
     constraints,
 )
 from ..base._parameters import WholeNumber
+from ..base._separability import kernel_separable
 from ..trace import survival_counts
 
 #: The largest float: the finite bound of the kernel's parameters.
@@ -473,7 +474,7 @@ def _check_kernel(kernel):
     )
 
 
-class KernelLearner(ToleranceStop, Learner):
+class KernelLearner(MistakeStop, Learner):
     """The perceptron rule in dual form: mistakes kept as support vectors."""
 
     _reads_fitted = ("n_features_in_",)  # the width of an empty support
@@ -498,9 +499,11 @@ class KernelLearner(ToleranceStop, Learner):
 
     def _start_problems(self, X, rngs, previous):
         if previous is not None:  # keep the dual functions, start a new run
+            fresh = Problem(coef=np.zeros(0), intercept=np.zeros(1), rng=None, classes=None)
             for problem in previous:
-                problem.n_iter = problem.n_updates = 0
-                problem.converged = problem.stopped_early = False
+                for name in ("n_iter", "n_updates", "converged", "stopped_early", "stop_reason",
+                             "fewest_mistakes", "n_no_improvement", "certified", "separable"):
+                    setattr(problem, name, getattr(fresh, name))
             return previous
         self._check_budget()
         return [Problem(coef=np.zeros(0), intercept=np.zeros(1), rng=rng, classes=classes,
@@ -629,6 +632,22 @@ class KernelLearner(ToleranceStop, Learner):
         return problem.state.voted_decision(X, self._gram, int(problem.seen[0]),
                                             self.fit_intercept, self.voting)
 
+    def _separable_data_converge(self, problem):
+        # a budget forgets support vectors: no mistake bound holds
+        return self.budget is None
+
+    def _confirms_on_weights(self, problem):
+        return self.voting is not None  # the vote separates some epochs after f
+
+    def _certificate_size(self, problem, n_rows, n_values):
+        return n_rows * n_rows  # the Gram matrix of the rows
+
+    def _separable(self, problem, X, y, sw):
+        """Whether the rows are separable in the kernel's feature space (with the
+        intercept as a constant feature): the dual program on their Gram matrix."""
+        X, y = X[sw > 0], y[sw > 0]
+        return kernel_separable(self._gram(X, X) + float(self.fit_intercept), y)
+
     def _problem_errors(self, problem, X, y, sw):
         predicted = np.where(self._problem_decision(problem, X) > 0, 1.0, -1.0)
         return float(sw[predicted != y].sum())
@@ -755,14 +774,19 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
     fit_intercept : bool, default=True
         Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
         feature x₀ = 1 with its weight first). False: the boundary passes through 0.
-    max_iter : int, default=100
+    max_iter : int, default=1000
         Largest number of epochs.
     tol : float or None, default=1e-3
-        scikit-learn's stopping rule, for data that never give a mistake-free
-        epoch: stop once the epoch's mean perceptron loss ``max(0, −y f(x))``
-        (each example's taken when it is met) has not fallen below the best so
-        far minus ``tol`` for ``n_iter_no_change`` epochs in a row. ``None``: no
-        such rule, only ``stop_mistake_free`` and ``max_iter``.
+        The stopping rule for data that do not reach a mistake-free epoch
+        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have
+        not fallen below the fewest so far by ``tol × n_samples`` for
+        ``n_iter_no_change`` epochs in a row (the program is on the Gram matrix, in the kernel's feature space; not with a ``budget``, which forgets), unless a linear
+        program finds the rows separable (checked once, on data of up to
+        250,000 values), in which case the run goes on to the mistake-free
+        epoch the convergence theorem promises. Mistakes, unlike the perceptron
+        loss scikit-learn's ``tol`` watches, count an activation of exactly 0
+        and do not change when ``X`` is scaled. ``None``: no such rule (the
+        texts), only ``stop_mistake_free`` and ``max_iter``.
     stop_mistake_free : bool, default=True
         Stop after the first epoch without a mistake, whether or not ``tol`` is
         set. ``False``: go on to ``max_iter`` (or ``tol``'s stop), as Freund &
@@ -807,9 +831,13 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         Mistakes (summed over the problems); with
         ``budget_policy="projectron++"``, and the margin errors that moved ``f``.
     converged_ : bool
-        Whether every problem ended by a stopping rule rather than at
-        ``max_iter``: its last epoch made no mistake, or its loss settled
-        (``tol``).
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
 
     References
     ----------
@@ -884,7 +912,7 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         budget_policy="random",
         projectron_eta=0.1,
         fit_intercept=True,
-        max_iter=100,
+        max_iter=1000,
         tol=1e-3,
         stop_mistake_free=True,
         shuffle="every_epoch",

@@ -76,8 +76,8 @@ class SquaredLossStop:
     """Learner mixin: the linear unit's stopping rule, on the squared loss ``E(w)`` over
     every row (summed over the shards), measured at the start and after each epoch."""
 
-    def _needs_scores(self, problem, before):
-        return self.tol is not None and (not before or problem.state.start_loss is None)
+    def _needs_scores(self, problem, updates):
+        return self.tol is not None and (updates is not None or problem.state.start_loss is None)
 
     def _scores(self, problem, data):
         return {"loss": _loss(problem, data)} if self.tol is not None else {}
@@ -85,16 +85,19 @@ class SquaredLossStop:
     def _begin(self, problem, scores):
         problem.state.begin(scores["loss"], problem.coef, problem.intercept)
 
-    def _stop(self, problem, scores, n_updates):
-        """Converged when the loss settles; stopped, with the weights of least loss
-        restored, when it diverges (see :meth:`LossHistory.record`). With
-        ``tol=None``: every epoch up to ``max_iter``, no loss computed."""
+    def _stop(self, problem, end):
+        """Converged when the loss settles (``stop_reason_ = "tol"``); stopped, with
+        the weights of least loss restored, when it diverges (``"diverged"``, see
+        :meth:`LossHistory.record`). With ``tol=None``: every epoch up to
+        ``max_iter``, no loss computed."""
         if self.tol is None:
             return False
         stop, problem.converged = problem.state.record(
-            scores["loss"], problem.coef, problem.intercept, problem.n_iter, self.tol,
+            end.scores["loss"], problem.coef, problem.intercept, problem.n_iter, self.tol,
             self.solver,
         )
+        if stop:
+            problem.stop_reason = "tol" if problem.converged else "diverged"
         return stop
 
 
@@ -272,6 +275,9 @@ class LinearUnit(OnlineMixin, LinearModel, PerceptronClassifier):
         (summed over the problems).
     converged_ : bool
         Whether the loss settled (for every problem).
+    stop_reason_ : str
+        ``"tol"`` (the loss settled), ``"diverged"``, ``"early_stopping"``,
+        ``"max_iter"`` or ``"partial_fit"``.
     eta_ : float
         The learning rate used.
     loss_curve_ : ndarray, or tuple of ndarrays (one per class)

@@ -8,7 +8,7 @@ from ..base import (
     MulticlassLinearModel,
     OnlineMixin,
     PerceptronClassifier,
-    ToleranceStop,
+    MistakeStop,
     Traced,
     constraints,
 )
@@ -17,10 +17,13 @@ from ._averaged import Averaging
 from ._online import update_log
 
 
-class MulticlassLearner(Traced, ToleranceStop, LinearLearner):
+class MulticlassLearner(Traced, MistakeStop, LinearLearner):
     """The multiclass rule: one problem holding every class, the best rival updated."""
 
     _recorder_class = MulticlassTraceRecorder
+
+    def _confirms_on_weights(self, problem):
+        return self.average  # the mean separates some epochs after the running weights
 
     # one problem holding every class
     def _problem_classes(self):
@@ -98,12 +101,16 @@ class MulticlassPerceptron(OnlineMixin, MulticlassLinearModel, PerceptronClassif
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
     tol : float or None, default=1e-3
-        scikit-learn's stopping rule, for data that never give a mistake-free
-        epoch: stop once the epoch's mean training loss
-        ``max(0, margin + s_rival − s_y)`` (each example's taken when it is met)
-        has not fallen below the best so far minus ``tol`` for
-        ``n_iter_no_change`` epochs in a row. ``None``: no such rule, only
-        ``stop_mistake_free`` and ``max_iter``.
+        The stopping rule for data that do not reach a mistake-free epoch
+        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have
+        not fallen below the fewest so far by ``tol × n_samples`` for
+        ``n_iter_no_change`` epochs in a row (a mistake is a row whose class does not score highest by more than ``margin``), unless a linear
+        program finds the rows separable (checked once, on data of up to
+        250,000 values), in which case the run goes on to the mistake-free
+        epoch the convergence theorem promises. Mistakes, unlike the perceptron
+        loss scikit-learn's ``tol`` watches, count an activation of exactly 0
+        and do not change when ``X`` is scaled. ``None``: no such rule (the
+        texts), only ``stop_mistake_free`` and ``max_iter``.
     stop_mistake_free : bool, default=True
         Stop after the first epoch without a mistake, whether or not ``tol`` is
         set. ``False``: go on to ``max_iter`` (or ``tol``'s stop); with
@@ -150,8 +157,13 @@ class MulticlassPerceptron(OnlineMixin, MulticlassLinearModel, PerceptronClassif
     n_updates_ : int
         Mistakes that changed the weights.
     converged_ : bool
-        Whether training ended by a stopping rule rather than at ``max_iter``:
-        its last epoch made no mistake, or its loss settled (``tol``).
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : MulticlassTrace
         With ``record=True`` only: a :class:`~rosenblatt.trace.MulticlassTrace`.
 

@@ -21,6 +21,9 @@ class MulticlassPassiveAggressiveLearner(Traced, ErrorFreeStop, LinearLearner):
     matrix, the mistakes of every epoch counted, and the stop once an epoch and
     the weights after it make none."""
 
+    def _separable_data_converge(self, problem):
+        return True  # a perceptron-like mistake bound on separable data
+
     _recorder_class = MulticlassTraceRecorder
     _advice = _ADVICE
 
@@ -93,16 +96,22 @@ class MulticlassPassiveAggressive(OnlineMixin, MulticlassLinearModel, Perceptron
     fit_intercept : bool, default=True
         Learn a bias per class, the weight of a constant feature 1. False: the
         class boundaries pass through 0.
-    max_iter : int, default=5
-        Largest number of epochs. Training stops after the first epoch without
-        a mistake (``m <= 0``, counted as each row is met, before its update)
-        when the weights after it make none on the training rows either (its
-        updates on rows it gets right may have moved them: they are scored
-        once after such an epoch); reaching ``max_iter`` warns with
-        ``ConvergenceWarning``. Five passes, scikit-learn's ``SGDClassifier``
-        default before 0.19: online rules are analysed for one pass and mostly
-        settle in a few, and on data that are not separable more passes keep
-        moving the last weights.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows separable (on data of up
+        to 250,000 values), where the rule's mistake bound promises a
+        mistake-free epoch.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -136,8 +145,13 @@ class MulticlassPassiveAggressive(OnlineMixin, MulticlassLinearModel, Perceptron
         Mistakes (``m <= 0`` before the update) of each epoch; each
         ``partial_fit`` call is an epoch.
     converged_ : bool
-        Whether training stopped before ``max_iter``: a mistake-free epoch, and
-        weights without a mistake on the training rows.
+        Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : MulticlassTrace
         With ``record=True`` only: a :class:`~rosenblatt.trace.MulticlassTrace`
         (the weights after each update; ``update`` is NaN).
@@ -165,7 +179,7 @@ class MulticlassPassiveAggressive(OnlineMixin, MulticlassLinearModel, Perceptron
     (['a', 'b', 'c'], [3, 0])
     """
 
-    _PARAMETERS = ("C", "variant", "fit_intercept", "max_iter", "shuffle", "random_state",
+    _PARAMETERS = ("C", "variant", "fit_intercept", "max_iter", "tol", "n_iter_no_change", "shuffle", "random_state",
                    "record", "class_weight", "warm_start")
     _parameter_constraints = _constraints(
         _PARAMETERS,
@@ -179,7 +193,9 @@ class MulticlassPassiveAggressive(OnlineMixin, MulticlassLinearModel, Perceptron
         C=1.0,
         variant="pa",
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -190,6 +206,8 @@ class MulticlassPassiveAggressive(OnlineMixin, MulticlassLinearModel, Perceptron
         self.variant = variant
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record

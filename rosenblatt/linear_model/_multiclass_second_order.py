@@ -149,10 +149,20 @@ class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     fit_intercept : bool, default=True
         Learn a bias per class: the weights of a constant feature 1 appended to
         every row (its variance is the last entry of ``Σ``).
-    max_iter : int, default=5
-        Largest number of epochs. LIBOL's algorithm is one pass; training stops
-        earlier after an epoch without a mistake, and warns
-        (``ConvergenceWarning``) when ``max_iter`` passes all had mistakes.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update); or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch. ``"none"`` with ``max_iter=1``
@@ -191,7 +201,13 @@ class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
         Mistakes (``m <= 0`` before the row's update) in each epoch;
         ``n_mistakes_[0] / n_samples`` is LIBOL's online mistake rate of one pass.
     converged_ : bool
-        Whether an epoch without a mistake was reached.
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : MulticlassTrace
         With ``record=True`` only.
 
@@ -223,7 +239,9 @@ class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
         a=1.0,
         covariance="full",
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -235,6 +253,8 @@ class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
         self.covariance = covariance
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record
@@ -287,10 +307,20 @@ class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     fit_intercept : bool, default=True
         Learn a bias per class: the weights of a constant feature 1 appended to
         every row (its variance is the last entry of ``Σ``).
-    max_iter : int, default=5
-        Largest number of epochs. LIBOL's algorithm is one pass; training stops
-        earlier after an epoch without a mistake, and warns
-        (``ConvergenceWarning``) when ``max_iter`` passes all had mistakes.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update); or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch. ``"none"`` with ``max_iter=1``
@@ -329,7 +359,13 @@ class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
         Mistakes (``m <= 0`` before the row's update) in each epoch;
         ``n_mistakes_[0] / n_samples`` is LIBOL's online mistake rate of one pass.
     converged_ : bool
-        Whether an epoch without a mistake was reached.
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : MulticlassTrace
         With ``record=True`` only.
 
@@ -365,7 +401,9 @@ class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
         a=1.0,
         covariance="full",
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -379,6 +417,8 @@ class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
         self.covariance = covariance
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record

@@ -10,14 +10,14 @@ from ..base import (
     LinearModel,
     OnlineMixin,
     PerceptronClassifier,
-    ToleranceStop,
+    MistakeStop,
     constraints,
 )
 from ._averaged import Averaging
 from ._online import OnlineRule
 
 
-class PassiveAggressiveLearner(OnlineRule, ToleranceStop, LinearLearner):
+class PassiveAggressiveLearner(OnlineRule, MistakeStop, LinearLearner):
     """The passive-aggressive rule: the online epoch with the step τ."""
 
     _advice = "increase max_iter, or set tol (e.g. 1e-3) to stop once the loss settles"
@@ -33,14 +33,17 @@ class PassiveAggressiveLearner(OnlineRule, ToleranceStop, LinearLearner):
             return Averaging.start(coef, intercept)
         return super()._new_state(coef, intercept)
 
-    def _not_converged_message(self, problems, which):
-        if self.tol is not None:
-            return super()._not_converged_message(problems, which)
-        return (
-            f"{self.name} ran max_iter={self.max_iter} epochs without a pass in "
-            f"which every example had a margin y·a of at least 1{which}; the data may not be "
-            f"linearly separable — {self._advice}."
-        )
+    # PA's "mistake" is its update condition, a margin y·a below 1: its mistake-free
+    # epoch has every example at a margin of at least 1 (MistakeStop)
+
+    def _confirms_on_weights(self, problem):
+        return self.average  # the mean separates some epochs after the running weights
+
+    def _separable_data_converge(self, problem):
+        # each update reaches a margin of exactly 1 on its row, and rounding leaves some
+        # rows a hair below it: on separable rows the margins approach 1 without an epoch
+        # free of updates (Kowalczyk's points: none in 1,000 epochs), so the stall decides
+        return False
 
 
 class PassiveAggressiveClassifier(OnlineMixin, LinearModel, PerceptronClassifier):
@@ -83,10 +86,14 @@ class PassiveAggressiveClassifier(OnlineMixin, LinearModel, PerceptronClassifier
     max_iter : int, default=1000
         Largest number of epochs; reaching it warns with ``ConvergenceWarning``.
     tol : float or None, default=1e-3
-        Stop once the epoch's mean hinge loss (each example's taken when it is
-        met) has not fallen below the best so far minus ``tol`` for
-        ``n_iter_no_change`` epochs in a row (scikit-learn's rule). ``None``:
-        stop only after an epoch in which no example had a loss.
+        Stop once the epoch's updates (rows with a hinge loss, margin below 1)
+        have not fallen below the fewest so far by ``tol × n_samples`` for
+        ``n_iter_no_change`` epochs in a row (:mod:`rosenblatt.base._stopping`;
+        scikit-learn watches the hinge loss instead). ``None``: stop only after
+        an epoch in which no example had a loss. PA's updates bring a row to a
+        margin of 1 exactly, and rounding leaves some a hair below it, so on
+        separable data an epoch without an update may never come: unlike the
+        perceptron's, PA's stall is not checked against the rows' separability.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch.
@@ -138,7 +145,13 @@ class PassiveAggressiveClassifier(OnlineMixin, LinearModel, PerceptronClassifier
     n_updates_ : int
         Aggressive steps taken (summed over the problems).
     converged_ : bool
-        Whether the stopping rule was met (by every problem) before ``max_iter``.
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
 
     References
     ----------

@@ -9,7 +9,7 @@ from ..base import (
     LinearModel,
     OnlineMixin,
     PerceptronClassifier,
-    ToleranceStop,
+    MistakeStop,
     Traced,
     constraints,
 )
@@ -131,10 +131,14 @@ class PenalizedRuleParameters:
         self.weights_dtype = weights_dtype
 
 
-class PerceptronLearner(StepFunction, OnlineRule, Regularized, Traced, ToleranceStop,
+class PerceptronLearner(StepFunction, OnlineRule, Regularized, Traced, MistakeStop,
                         LinearLearner):
     """The perceptron's rule: the online epoch with CISC 271's step function,
-    scikit-learn's penalty and stopping rule, and the trace."""
+    scikit-learn's penalty, the stopping rule of the mistake-driven rules, and the trace."""
+
+    def _separable_data_converge(self, problem):
+        # a penalty shrinks the weights at every example: no mistake bound holds
+        return self.penalty is None
 
 
 class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronClassifier):
@@ -146,9 +150,10 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
     Training stops after the first epoch without a mistake (the rule of Ahmed &
     Pavlu and CISC 271; Daumé's Algorithm 5 runs all MaxIter epochs, which
     changes nothing after that epoch: ``stop_mistake_free=False``); on data
-    that never get there, once the training loss stops falling (``tol``,
-    scikit-learn's rule and default); else after ``max_iter`` epochs, with a
-    ``ConvergenceWarning``.
+    that never get there, once the epoch's mistakes stop falling (``tol``),
+    unless the rows can be separated (then the run goes on to its mistake-free
+    epoch); else after ``max_iter`` epochs, with a ``ConvergenceWarning``.
+    ``stop_reason_`` says which.
 
     Labels may be any two values, mapped to -1/+1 in the sorted order of
     ``classes_``; with labels {0, 1} the trace reports CISC 271's quantisation
@@ -189,13 +194,16 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
     tol : float or None, default=1e-3
-        scikit-learn's stopping rule, for data that never give a mistake-free
-        epoch: stop once the epoch's mean training loss (``max(0, margin − y a)``,
-        each example's taken when it is met) has not fallen below the best so
-        far minus ``tol`` for ``n_iter_no_change`` epochs in a row (on a9a
-        after 9 to 13 epochs; scikit-learn's ``Perceptron``, whose default this
-        is, after 6 to 9). ``None``: no such rule (the texts), only
-        ``stop_mistake_free`` and ``max_iter``.
+        The stopping rule for data that do not reach a mistake-free epoch
+        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have
+        not fallen below the fewest so far by ``tol × n_samples`` for
+        ``n_iter_no_change`` epochs in a row (on a9a after 7 to 9 epochs; scikit-learn's ``Perceptron`` stops after 6 to 9), unless a linear
+        program finds the rows separable (checked once, on data of up to
+        250,000 values), in which case the run goes on to the mistake-free
+        epoch the convergence theorem promises. Mistakes, unlike the perceptron
+        loss scikit-learn's ``tol`` watches, count an activation of exactly 0
+        and do not change when ``X`` is scaled. ``None``: no such rule (the
+        texts), only ``stop_mistake_free`` and ``max_iter``.
     stop_mistake_free : bool, default=True
         Stop after the first epoch without a mistake (Ahmed & Pavlu, and CISC
         271's "missed" flag), whether or not ``tol`` is set; later epochs would
@@ -255,9 +263,13 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
     n_updates_ : int
         Mistakes that changed the weights (summed over the problems).
     converged_ : bool
-        Whether every problem ended by a stopping rule rather than at
-        ``max_iter``: its last epoch made no mistake, or its loss settled
-        (``tol``). ``False`` comes with a ``ConvergenceWarning``.
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 

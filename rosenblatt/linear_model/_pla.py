@@ -71,8 +71,10 @@ class PLALearner(Traced, LinearLearner):
                     np.array([problem.n_iter]), np.array([step]), self.fit_intercept,
                 )
 
-    def _stop(self, problem, scores, n_updates):
-        return True  # converged, or out of updates: set by the run itself
+    def _stop(self, problem, end):
+        # converged, or out of updates: set by the run itself
+        problem.stop_reason = "mistake_free" if problem.converged else "max_iter"
+        return True
 
     def publish(self, problems):
         published = super().publish(problems)
@@ -152,6 +154,8 @@ class PLA(LinearModel, PerceptronClassifier):
         Updates made (summed over the problems).
     converged_ : bool
         Whether no point was left misclassified (for every problem).
+    stop_reason_ : str
+        ``"mistake_free"`` or ``"max_iter"`` (``max_updates`` ran out).
     pocket_errors_ : ndarray of shape (1,) or (n_classes,)
         With ``pocket=True`` only: the weighted mistakes of the pocketed weights
         of each problem.

@@ -12,7 +12,7 @@ from ..base import (
     LinearModel,
     PerceptronClassifier,
     RuleState,
-    ToleranceStop,
+    MistakeStop,
     Traced,
     constraints,
 )
@@ -110,7 +110,7 @@ class Pocket(RuleState):
         move(self.coef)
 
 
-class PocketLearner(OnlineRule, Traced, ToleranceStop, LinearLearner):
+class PocketLearner(OnlineRule, Traced, MistakeStop, LinearLearner):
     """The perceptron's rule with a pocket: the weights of fewest mistakes so far."""
 
     _advice = "the weights with the fewest training mistakes seen are returned " \
@@ -176,13 +176,16 @@ class PocketPerceptron(LinearModel, PerceptronClassifier):
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
     tol : float or None, default=1e-3
-        scikit-learn's stopping rule, for data that never give a mistake-free
-        epoch: stop once the epoch's mean training loss (``max(0, margin − y a)``,
-        each example's taken when it is met) has not fallen below the best so
-        far minus ``tol`` for ``n_iter_no_change`` epochs in a row (on a9a
-        after 9 to 13 epochs; scikit-learn's ``Perceptron``, whose default this
-        is, after 6 to 9). ``None``: no such rule (the texts), only
-        ``stop_mistake_free`` and ``max_iter``.
+        The stopping rule for data that do not reach a mistake-free epoch
+        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have
+        not fallen below the fewest so far by ``tol × n_samples`` for
+        ``n_iter_no_change`` epochs in a row (on a9a after 7 to 9 epochs), unless a linear
+        program finds the rows separable (checked once, on data of up to
+        250,000 values), in which case the run goes on to the mistake-free
+        epoch the convergence theorem promises. Mistakes, unlike the perceptron
+        loss scikit-learn's ``tol`` watches, count an activation of exactly 0
+        and do not change when ``X`` is scaled. ``None``: no such rule (the
+        texts), only ``stop_mistake_free`` and ``max_iter``.
     stop_mistake_free : bool, default=True
         Stop after the first epoch without a mistake (Ahmed & Pavlu, and CISC
         271's "missed" flag), whether or not ``tol`` is set: its weights make no
@@ -243,9 +246,13 @@ class PocketPerceptron(LinearModel, PerceptronClassifier):
     n_updates_ : int
         Mistakes that changed the running weights (summed over the problems).
     converged_ : bool
-        Whether every problem ended by a stopping rule rather than at
-        ``max_iter``: its last epoch made no mistake, or its loss settled
-        (``tol``). ``False`` comes with a ``ConvergenceWarning``.
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     pocket_errors_ : ndarray of shape (1,) or (n_classes,)
         Weighted training mistakes of the pocketed weights of each problem.
     trace_ : Trace, or tuple of Trace (one per class)

@@ -356,7 +356,7 @@ class SoftConfidenceWeightedLearner(SecondOrderLearner):
 
 
 #: the parameters every second-order estimator ends with
-SHARED_PARAMETERS = ("covariance", "fit_intercept", "max_iter", "shuffle", "random_state",
+SHARED_PARAMETERS = ("covariance", "fit_intercept", "max_iter", "tol", "n_iter_no_change", "shuffle", "random_state",
                      "record", "class_weight", "warm_start")
 POSITIVE = [Interval(Real, 0, None, closed="neither")]
 CONFIDENCE = [Interval(Real, 0.5, 1, closed="neither")]
@@ -395,10 +395,22 @@ class SecondOrderPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its entry is the last of ``A``). False: the boundary passes through 0.
-    max_iter : int, default=5
-        Largest number of epochs. The paper's algorithm is one pass; training
-        stops earlier after an epoch without a mistake, and warns
-        (``ConvergenceWarning``) when ``max_iter`` passes all had mistakes.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update); or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows separable (on data of up
+        to 250,000 values), where the rule's mistake bound promises a
+        mistake-free epoch.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch. ``"none"`` with ``max_iter=1``
@@ -444,7 +456,13 @@ class SecondOrderPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         over the one-vs-rest problems; ``n_mistakes_[0] / n_samples`` is LIBOL's
         online mistake rate of one pass.
     converged_ : bool
-        Whether an epoch without a mistake was reached (by every problem).
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -467,6 +485,9 @@ class SecondOrderPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     ([2, 3, 0], [-1, -1, -1, 1])
     """
 
+    def _separable_data_converge(self, problem):
+        return True  # a perceptron-like mistake bound on separable data
+
     _PARAMETERS = ("a",) + SHARED_PARAMETERS + ("n_jobs",)
     _parameter_constraints = constraints(_PARAMETERS, **SHARED_CONSTRAINTS)
 
@@ -476,7 +497,9 @@ class SecondOrderPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         a=1.0,
         covariance="full",
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -488,6 +511,8 @@ class SecondOrderPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         self.covariance = covariance
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record
@@ -537,10 +562,20 @@ class ConfidenceWeighted(OnlineMixin, LinearModel, PerceptronClassifier):
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its variance is the last entry of ``Σ``). False: the boundary
         passes through 0.
-    max_iter : int, default=5
-        Largest number of epochs. The paper's algorithm is one pass; training
-        stops earlier after an epoch without a mistake, and warns
-        (``ConvergenceWarning``) when ``max_iter`` passes all had mistakes.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update); or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch. ``"none"`` with ``max_iter=1``
@@ -588,7 +623,13 @@ class ConfidenceWeighted(OnlineMixin, LinearModel, PerceptronClassifier):
         over the one-vs-rest problems; ``n_mistakes_[0] / n_samples`` is LIBOL's
         online mistake rate of one pass.
     converged_ : bool
-        Whether an epoch without a mistake was reached (by every problem).
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -617,7 +658,9 @@ class ConfidenceWeighted(OnlineMixin, LinearModel, PerceptronClassifier):
         a=1.0,
         covariance="full",
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -630,6 +673,8 @@ class ConfidenceWeighted(OnlineMixin, LinearModel, PerceptronClassifier):
         self.covariance = covariance
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record
@@ -679,10 +724,20 @@ class AROW(OnlineMixin, LinearModel, PerceptronClassifier):
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its variance is the last entry of ``Σ``). False: the boundary
         passes through 0.
-    max_iter : int, default=5
-        Largest number of epochs. The paper's algorithm is one pass; training
-        stops earlier after an epoch without a mistake, and warns
-        (``ConvergenceWarning``) when ``max_iter`` passes all had mistakes.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update); or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch. ``"none"`` with ``max_iter=1``
@@ -729,7 +784,13 @@ class AROW(OnlineMixin, LinearModel, PerceptronClassifier):
         over the one-vs-rest problems; ``n_mistakes_[0] / n_samples`` is LIBOL's
         online mistake rate of one pass.
     converged_ : bool
-        Whether an epoch without a mistake was reached (by every problem).
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -757,7 +818,9 @@ class AROW(OnlineMixin, LinearModel, PerceptronClassifier):
         a=1.0,
         covariance="full",
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -770,6 +833,8 @@ class AROW(OnlineMixin, LinearModel, PerceptronClassifier):
         self.covariance = covariance
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record
@@ -816,10 +881,20 @@ class NAROW(OnlineMixin, LinearModel, PerceptronClassifier):
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its variance is the last entry of ``Σ``). False: the boundary
         passes through 0.
-    max_iter : int, default=5
-        Largest number of epochs. The paper's algorithm is one pass; training
-        stops earlier after an epoch without a mistake, and warns
-        (``ConvergenceWarning``) when ``max_iter`` passes all had mistakes.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update); or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch. ``"none"`` with ``max_iter=1``
@@ -865,7 +940,13 @@ class NAROW(OnlineMixin, LinearModel, PerceptronClassifier):
         over the one-vs-rest problems; ``n_mistakes_[0] / n_samples`` is LIBOL's
         online mistake rate of one pass.
     converged_ : bool
-        Whether an epoch without a mistake was reached (by every problem).
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -896,7 +977,9 @@ class NAROW(OnlineMixin, LinearModel, PerceptronClassifier):
         a=1.0,
         covariance="full",
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -909,6 +992,8 @@ class NAROW(OnlineMixin, LinearModel, PerceptronClassifier):
         self.covariance = covariance
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record
@@ -953,10 +1038,20 @@ class NHERD(OnlineMixin, LinearModel, PerceptronClassifier):
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its variance is the last entry of ``Σ``). False: the boundary
         passes through 0.
-    max_iter : int, default=5
-        Largest number of epochs. The paper's algorithm is one pass; training
-        stops earlier after an epoch without a mistake, and warns
-        (``ConvergenceWarning``) when ``max_iter`` passes all had mistakes.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update); or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch. ``"none"`` with ``max_iter=1``
@@ -1003,7 +1098,13 @@ class NHERD(OnlineMixin, LinearModel, PerceptronClassifier):
         over the one-vs-rest problems; ``n_mistakes_[0] / n_samples`` is LIBOL's
         online mistake rate of one pass.
     converged_ : bool
-        Whether an epoch without a mistake was reached (by every problem).
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -1030,7 +1131,9 @@ class NHERD(OnlineMixin, LinearModel, PerceptronClassifier):
         a=1.0,
         covariance="full",
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -1043,6 +1146,8 @@ class NHERD(OnlineMixin, LinearModel, PerceptronClassifier):
         self.covariance = covariance
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record
@@ -1091,10 +1196,20 @@ class IELLIP(OnlineMixin, LinearModel, PerceptronClassifier):
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its entry is the last of ``Σ``). False: the boundary passes
         through 0.
-    max_iter : int, default=5
-        Largest number of epochs. The paper's algorithm is one pass; training
-        stops earlier after an epoch without a mistake, and warns
-        (``ConvergenceWarning``) when ``max_iter`` passes all had mistakes.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update); or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch. ``"none"`` with ``max_iter=1``
@@ -1141,7 +1256,13 @@ class IELLIP(OnlineMixin, LinearModel, PerceptronClassifier):
         over the one-vs-rest problems; ``n_mistakes_[0] / n_samples`` is LIBOL's
         online mistake rate of one pass.
     converged_ : bool
-        Whether an epoch without a mistake was reached (by every problem).
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -1173,7 +1294,9 @@ class IELLIP(OnlineMixin, LinearModel, PerceptronClassifier):
         c=0.1,
         covariance="full",
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -1187,6 +1310,8 @@ class IELLIP(OnlineMixin, LinearModel, PerceptronClassifier):
         self.covariance = covariance
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record
@@ -1240,10 +1365,20 @@ class SoftConfidenceWeighted(OnlineMixin, LinearModel, PerceptronClassifier):
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its variance is the last entry of ``Σ``). False: the boundary
         passes through 0.
-    max_iter : int, default=5
-        Largest number of epochs. The paper's algorithm is one pass; training
-        stops earlier after an epoch without a mistake, and warns
-        (``ConvergenceWarning``) when ``max_iter`` passes all had mistakes.
+    max_iter : int, default=1000
+        Largest number of epochs (the papers' algorithms are one pass:
+        ``max_iter=1``). Training stops by the stopping rule of the
+        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
+        without a mistake (``y f <= 0``, counted as each row is met, before its
+        update); or when the epoch's mistakes have not fallen by
+        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
+        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        warns (``ConvergenceWarning``).
+    tol : float or None, default=1e-3
+        The stall threshold above, as a share of the rows. ``None``: stop only
+        at a mistake-free epoch or ``max_iter``.
+    n_iter_no_change : int, default=5
+        Epochs without that improvement before training stops.
     shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
         Row order (Daumé §4.2): as given, one random permutation kept for every
         epoch, or a new permutation each epoch. ``"none"`` with ``max_iter=1``
@@ -1290,7 +1425,13 @@ class SoftConfidenceWeighted(OnlineMixin, LinearModel, PerceptronClassifier):
         over the one-vs-rest problems; ``n_mistakes_[0] / n_samples`` is LIBOL's
         online mistake rate of one pass.
     converged_ : bool
-        Whether an epoch without a mistake was reached (by every problem).
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     trace_ : Trace, or tuple of Trace (one per class)
         With ``record=True`` only.
 
@@ -1322,7 +1463,9 @@ class SoftConfidenceWeighted(OnlineMixin, LinearModel, PerceptronClassifier):
         a=1.0,
         covariance="full",
         fit_intercept=True,
-        max_iter=5,
+        max_iter=1000,
+        tol=1e-3,
+        n_iter_no_change=5,
         shuffle="every_epoch",
         random_state=None,
         record=False,
@@ -1337,6 +1480,8 @@ class SoftConfidenceWeighted(OnlineMixin, LinearModel, PerceptronClassifier):
         self.covariance = covariance
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
+        self.tol = tol
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.random_state = random_state
         self.record = record

@@ -14,7 +14,7 @@ from ..base import (
     OnlineMixin,
     PerceptronClassifier,
     RuleState,
-    ToleranceStop,
+    MistakeStop,
     Traced,
 )
 from ..trace import survival_counts
@@ -199,8 +199,11 @@ class Vote:
             yield rows, vectors, activations
 
 
-class VotedLearner(OnlineRule, Traced, ToleranceStop, LinearLearner):
+class VotedLearner(OnlineRule, Traced, MistakeStop, LinearLearner):
     """The perceptron's rule, keeping every weight vector and its survival count."""
+
+    def _confirms_on_weights(self, problem):
+        return True  # the vote separates some epochs after the running weights
 
     def _new_state(self, coef, intercept):
         return VoteLog(coef.copy(), float(intercept[0]), self.fit_intercept)
@@ -229,12 +232,14 @@ class VotedPerceptron(OnlineMixin, EpochRuleParameters, LinearModel, PerceptronC
 
         ŷ = sign( Σₖ cₖ sign(wₖ·x + bₖ) )      (sign(0) = −1)
 
-    Training stops after the first epoch without a mistake (the rule of Ahmed &
-    Pavlu and CISC 271; Freund & Schapire run ``T`` epochs and Daumé's
-    Algorithm 7 MaxIter, the last vector's count growing all along:
-    ``stop_mistake_free=False, tol=None``); on data that never get there, once
-    the training loss stops falling (``tol``); else after ``max_iter`` epochs,
-    with a ``ConvergenceWarning``.
+    Training stops after the first epoch without a mistake whose vote makes no
+    training mistake either (the last vector's count grows with every epoch
+    without a mistake, until the vote follows it); the rule of Ahmed & Pavlu
+    and CISC 271; Freund & Schapire run ``T`` epochs and Daumé's Algorithm 7
+    MaxIter: ``stop_mistake_free=False, tol=None``. On data that never get
+    there, once the epoch's mistakes stop falling (``tol``), unless the rows can
+    be separated; else after ``max_iter`` epochs, with a ``ConvergenceWarning``.
+    ``stop_reason_`` says which.
 
     Memory stays proportional to the mistakes: the vectors are stored as the
     starting weights plus one sparse update row per mistake, and
@@ -267,13 +272,16 @@ class VotedPerceptron(OnlineMixin, EpochRuleParameters, LinearModel, PerceptronC
         Largest number of epochs (Daumé's MaxIter); reaching it warns with
         ``ConvergenceWarning``.
     tol : float or None, default=1e-3
-        scikit-learn's stopping rule, for data that never give a mistake-free
-        epoch: stop once the epoch's mean training loss (``max(0, margin − y a)``,
-        each example's taken when it is met) has not fallen below the best so
-        far minus ``tol`` for ``n_iter_no_change`` epochs in a row (on a9a
-        after 9 to 13 epochs; scikit-learn's ``Perceptron``, whose default this
-        is, after 6 to 9). ``None``: no such rule (the texts), only
-        ``stop_mistake_free`` and ``max_iter``.
+        The stopping rule for data that do not reach a mistake-free epoch
+        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have
+        not fallen below the fewest so far by ``tol × n_samples`` for
+        ``n_iter_no_change`` epochs in a row (on a9a after 7 to 9 epochs), unless a linear
+        program finds the rows separable (checked once, on data of up to
+        250,000 values), in which case the run goes on to the mistake-free
+        epoch the convergence theorem promises. Mistakes, unlike the perceptron
+        loss scikit-learn's ``tol`` watches, count an activation of exactly 0
+        and do not change when ``X`` is scaled. ``None``: no such rule (the
+        texts), only ``stop_mistake_free`` and ``max_iter``.
     stop_mistake_free : bool, default=True
         Stop after the first epoch without a mistake (Ahmed & Pavlu, and CISC
         271's "missed" flag), whether or not ``tol`` is set. ``False``: go on to
@@ -323,9 +331,13 @@ class VotedPerceptron(OnlineMixin, EpochRuleParameters, LinearModel, PerceptronC
     n_updates_ : int
         Mistakes that changed the weights (summed over the problems).
     converged_ : bool
-        Whether every problem ended by a stopping rule rather than at
-        ``max_iter``: its last epoch made no mistake, or its loss settled
-        (``tol``). ``False`` comes with a ``ConvergenceWarning``.
+        Whether the last epoch made no mistake (for every problem);
+        never ``True`` otherwise: a stop by ``tol`` is not convergence.
+    stop_reason_ : str
+        Why training ended: ``"mistake_free"``, ``"tol"`` (the mistakes stopped
+        falling), ``"early_stopping"``, ``"max_iter"`` (with a
+        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit``
+        call; for one-vs-rest, the reason of the problem that ran longest.
     vectors_ : ndarray of shape (n_vectors, n_features), or tuple of them per class
         The weight vectors met, the starting one first.
     vector_intercepts_ : ndarray of shape (n_vectors,), or tuple per class
