@@ -210,9 +210,10 @@ _ = large.plot()
 # ------------------------------------------
 # The notes' Figure 1 shows a data set a line separates, and a second that none does.
 # The perceptron finishes an epoch without a mistake on the first; on the second it
-# never can, and by default rosenblatt stops it once its training loss stops falling
-# (scikit-learn's rule, ``tol``); with the texts' rule alone (``tol=None``) it would run
-# to ``max_iter`` and warn.
+# never can, and by default rosenblatt stops it once the epoch's mistakes stop falling
+# (``tol``), a linear program having found that no line separates the rows
+# (``stop_reason_`` is ``"tol"``, no warning); with the texts' rule alone (``tol=None``)
+# it would run to ``max_iter`` and warn.
 
 rng = np.random.RandomState(1)
 figure, axes = plt.subplots(1, 2, figsize=(11, 5))
@@ -221,7 +222,8 @@ for ax, (name, offset) in zip(axes, [("linearly separable", 2.5), ("not separabl
     y3 = np.r_[np.ones(40), -np.ones(40)]
     run = Perceptron(random_state=0).fit(X3, y3)
     print(f"{name:18s}: separable {is_linearly_separable(X3, y3)}, "
-          f"{run.n_iter_} epochs, training accuracy {run.score(X3, y3):.2f}")
+          f"{run.n_iter_} epochs ({run.stop_reason_}), training accuracy "
+          f"{run.score(X3, y3):.2f}")
     BoundaryDisplay.from_estimator(run, X3, y3, title=f"{name}: {run.n_iter_} epochs").plot(
         ax=ax)
 figure.tight_layout()

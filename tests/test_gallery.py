@@ -106,8 +106,9 @@ def test_ahmed_pavlu_page(run_page):
     assert large["sgd", "0.0010"][3] < large["batch", "0.0010"][3]
     assert "eta = 0.01, batch: E rose to 159.245 in epoch 1 (diverged" in out
     assert "eta = 0.01, sgd  : E = 17.186 after 1000 epochs, settled: False" in out
-    assert "linearly separable: separable True, 2 epochs, training accuracy 1.00" in out
-    assert "not separable     : separable False, 18 epochs, training accuracy 0.97" in out
+    assert "linearly separable: separable True, 2 epochs (mistake_free), training accuracy " \
+        "1.00" in out
+    assert "not separable     : separable False, 13 epochs (tol), training accuracy 0.96" in out
     assert figures == 5
 
 
@@ -155,6 +156,9 @@ def test_cisc271_page(run_page):
     # issue 26: the restarts in the lecture's fixed row order
     assert "      1  0.1000       9       25          1.0000" in out
     assert "      1  1.0000       5       11          1.0000" in out
+    # issue 31: what the prose says of the small step, from the table
+    assert "eta = 0.1 needs more passes and updates than eta = 1 from starts [1, 3]" in out
+    assert "eta = 0.1 needs fewer passes and updates than eta = 1 from starts [2, 4]" in out
     assert figures == 2
 
 
@@ -170,8 +174,10 @@ def test_daume_page(run_page):
     assert re.search(r"none .* -\d+% \[-\d+%, -\d+%\]", out)  # never permuting is worse
     assert "digits_odd_even   0.1241    0.0981  0.0981  0.1000" in out
     assert "XOR separable: False" in out
-    assert "plain perceptron, tol=0.001: accuracy 0.50 after 6 epochs, warned: False" in out
-    assert "plain perceptron, tol=None: accuracy 0.50 after 100 epochs, warned: True" in out
+    assert ("plain perceptron, tol=0.001: accuracy 0.50 after 6 epochs, stop_reason_ 'tol', "
+            "warned: False") in out
+    assert ("plain perceptron, tol=None: accuracy 0.50 after 100 epochs, stop_reason_ "
+            "'max_iter', warned: True") in out
     assert ("perceptron on (x1, x2, x1 x2): accuracy 1.00 after 12 epochs, "
             "w (bias first) = [-1.0, 2.0, 2.0, -5.0]") in out
     # issue 26: the texts, exactly
@@ -191,9 +197,25 @@ def test_daume_page(run_page):
     assert "not excellent: w·x = -1, label -1" in out and "not terrible : w·x = +1" in out
     assert "twice as fast" in pathlib.Path(EXAMPLES / "plot_daume.py").read_text()
     for name, accuracy in [("decision tree", "1.00"), ("5 nearest neighbours", "1.00"),
-                           ("perceptron", "0.50")]:
+                           ("perceptron (pocket)", "0.62")]:
         assert f"{name:20s}: training accuracy {accuracy}" in out
-    assert figures == 7
+    # issue 31: the perceptron's line is drawn (the pocket's; the last weights call every
+    # point negative, their line outside the square)
+    assert "the plain perceptron's last weights: training accuracy 0.50, stopped by 'tol'" \
+        in out
+    # issue 31: the neuron (Figs. 4.1, 4.2) and the dot product (Fig. 4.5)
+    assert ("inputs [1.0, 1.0, 1.0], weights [2.0, 2.0, -5.0], products [2.0, 2.0, -5.0], "
+            "sum -1, bias -1: a = -2, fires: False") in out
+    assert ("u·v = 0.734 (0 updates); a = [0.5872, 0.4404], ‖a‖ = 0.734; "
+            "b = [-0.2172, 0.2896], ‖b‖ = 0.362; a·b = 0.000") in out
+    # issue 31: Fig. 4.3's sweet spot in the mean of 20 splits
+    sweet = re.search(r"20 splits, averaged perceptron: test error ([\d.]+) at epoch 1, "
+                      r"([\d.]+) at epoch (\d+) \(the least\), ([\d.]+) at epoch 30; "
+                      r"training error ([\d.]+) at epoch \d+, ([\d.]+) at epoch 30", out)
+    first, least, epoch, last, train_then, train_last = sweet.groups()
+    assert (least, epoch, last) == ("0.0269", "4", "0.0284")
+    assert float(first) > float(least) < float(last) and float(train_last) < float(train_then)
+    assert figures == 10
 
 
 def test_sequence_tagging_page(run_page):
