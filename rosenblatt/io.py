@@ -1203,10 +1203,12 @@ def _restore_fields(reader, where, obj, stored, shapes, problem_rng):
     types = {f.name: f.type for f in dataclasses.fields(obj)} if expected else {}
     if not isinstance(stored, dict):
         reader.fail(where, "is not a mapping of fields")
-    for name in set(stored) - set(expected):
+    for name in set(stored) - set(expected) - RETIRED_FIELDS:
         reader.fail(f"{where}.{name}", f"is no field of {type(obj).__name__}")
     for name in expected:
         field = f"{where}.{name}"
+        if name not in stored and name in ADDED_FIELDS:
+            continue  # a file from before the field: its fresh value stands
         if name not in stored:
             reader.fail(field, "is missing")
         value = reader.unpack(stored[name], field, problem_rng)
@@ -1221,6 +1223,13 @@ def _restore_fields(reader, where, obj, stored, shapes, problem_rng):
 
 #: a value standing for a field's annotation, for fields that start as None
 _ANNOTATED = {int: 0, "int": 0, float: 0.0, "float": 0.0, bool: False, "bool": False}
+
+#: Problem fields that files written before them lack (the stopping rule's, issue
+#: 31): such a file resumes with their fresh values, as a run that never stalled.
+ADDED_FIELDS = frozenset({"fewest_mistakes", "certified", "separable", "stop_reason"})
+#: fields earlier files hold that no longer exist: read and ignored (the loss the
+#: stopping rule watched before it watched the mistakes)
+RETIRED_FIELDS = frozenset({"best_loss"})
 
 
 def _check_like(reader, field, value, start, shapes):

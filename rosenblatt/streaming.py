@@ -1,63 +1,68 @@
-"""Training on data larger than memory: ``partial_fit`` over the blocks of a file."""
+"""Training on data larger than memory: the training loop over a file read in blocks.
+
+A file read in blocks is a shard whose epoch reads the blocks
+(:class:`~rosenblatt.distributed._shards.FileShard`): :func:`fit_chunks` runs
+the estimator's own training loop on it, with the learner's stopping rule, so a
+fit from a file and a fit in memory differ only in where the rows come from.
+With ``shuffle="none"`` they are the same fit, bit for bit: weights,
+``n_iter_``, ``converged_``, ``stop_reason_`` and warnings.
+"""
 
 import numbers
-import warnings
 
-from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import InvalidParameterError
+import numpy as np
+
+from ._validation import class_weights
+from .distributed._shards import FileShard, class_counts, with_class_weights
 
 
-def fit_chunks(model, chunks, *, n_epochs=1, on_chunk=None):
-    """Train an online estimator on ``chunks`` (e.g. a
-    :class:`~rosenblatt.datasets.ChunkedFile`), ``n_epochs`` passes in file order.
+def fit_chunks(model, chunks, *, n_epochs=None, on_chunk=None, resume=False):
+    """Train an online estimator on ``chunks`` (a
+    :class:`~rosenblatt.datasets.ChunkedFile`) with its training loop: up to
+    ``n_epochs`` passes (default: its ``max_iter``), stopped by its own rule.
 
-    Each block goes to ``partial_fit``, so memory stays at one block; with
-    ``shuffle="none"`` the weights are those of fitting the concatenated blocks.
-    Stops early after a pass without a mistake, like ``fit``; otherwise warns
-    with ``ConvergenceWarning`` after the last pass. Returns the model.
+    Memory stays at a block. With ``shuffle="none"`` the blocks and their rows
+    come in file order and the fit equals ``model.fit`` on the whole file in
+    memory; otherwise each epoch reads the blocks in a random order and
+    permutes each block's rows, both drawn from the model's ``random_state``
+    (see :class:`~rosenblatt.distributed._shards.FileShard`). With ``resume``
+    the model (fitted, or read from a model file with its training state) goes
+    on where its run stopped, as if it had never stopped: its counters, stopping
+    rule and random streams continue. ``on_chunk`` is called after each block
+    of each epoch (a progress bar). Returns the model.
 
     >>> import tempfile, pathlib, numpy as np
     >>> from rosenblatt import Perceptron
     >>> from rosenblatt.datasets import ChunkedFile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "and.npy"
     >>> np.save(path, np.array([[0., 0, -1], [0, 1, -1], [1, 0, -1], [1, 1, 1]]))
-    >>> model = fit_chunks(Perceptron(shuffle="none"), ChunkedFile(path, 2), n_epochs=20)
-    >>> model.intercept_.tolist(), model.coef_.tolist(), model.n_iter_
-    ([-4.0], [[3.0, 2.0]], 9)
+    >>> model = fit_chunks(Perceptron(shuffle="none"), ChunkedFile(path, 2))
+    >>> model.intercept_.tolist(), model.coef_.tolist(), model.n_iter_, model.stop_reason_
+    ([-4.0], [[3.0, 2.0]], 9, 'mistake_free')
     """
     if not hasattr(model, "partial_fit"):
         raise ValueError(f"{type(model).__name__} has no partial_fit; train it in memory, or "
                          "choose an online estimator (Perceptron, AveragedPerceptron, ...).")
-    if isinstance(n_epochs, bool) or not isinstance(n_epochs, numbers.Integral) or n_epochs < 1:
+    if n_epochs is not None and (isinstance(n_epochs, bool) or not isinstance(
+            n_epochs, numbers.Integral) or n_epochs < 1):
         raise ValueError(f"n_epochs must be a whole number of passes over the file, 1 or "
                          f"more; got {n_epochs!r}.")
-    classes = chunks.classes
-    where = getattr(chunks, "blocks_where", None)
-    for epoch in range(1, n_epochs + 1):
-        before = getattr(model, "n_updates_", 0)
-        for index, (X, y) in enumerate(chunks):
-            try:
-                model.partial_fit(X, y, classes=classes)
-            except InvalidParameterError:
-                raise  # the model's parameters, not the block
-            except ValueError as error:
-                if where is None:
-                    raise
-                # say which rows of which file: partial_fit knows only the block
-                raise ValueError(f"{where(index)} (block {index + 1}, epoch {epoch}): "
-                                 f"{error}") from error
-            if on_chunk is not None:
-                on_chunk()
-        model.n_iter_ = epoch
-        model.converged_ = model.n_updates_ == before
-        if model.converged_:
-            return model
-    warnings.warn(
-        f"{type(model).__name__} made {n_epochs} passes over the file without a mistake-free "
-        "one; the data may not be linearly separable — increase the number of epochs.",
-        ConvergenceWarning, stacklevel=2,
-    )
-    return model
+    classes = model.classes_ if resume else chunks.classes
+    if resume:
+        unknown = sorted(set(chunks.classes.tolist()) - set(classes.tolist()), key=str)
+        if unknown:
+            raise ValueError(f"{chunks.path} holds labels {', '.join(map(str, unknown))} that "
+                             f"the model does not know (its classes: "
+                             f"{', '.join(map(str, classes))})")
+    shard = FileShard.of(chunks, classes=np.asarray(classes))
+    shard.on_block = on_chunk
+    if model.get_params().get("class_weight") is not None:
+        weights = model.class_weight
+        counts = class_counts(shard, len(classes)) if weights == "balanced" else None
+        weights = counts.sum() / (len(classes) * np.maximum(counts, 1)) if \
+            weights == "balanced" else class_weights(weights, np.asarray(classes))
+        shard = with_class_weights(shard, weights)
+    return model._train_on([shard], classes, chunks.n_features, resume=resume, epochs=n_epochs)
 
 
 __all__ = ["fit_chunks"]

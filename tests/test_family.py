@@ -1,4 +1,4 @@
-"""The rest of the family: passive-aggressive, margin, penalty and scikit-learn's tol.
+"""The rest of the family: passive-aggressive, margin, penalty and the stopping rule's tol.
 
 Each rule is checked against scikit-learn on the same stream (``shuffle``
 off) and against the plain loop of ``_reference.sgd_family``.
@@ -25,6 +25,7 @@ from rosenblatt import (
     PocketPerceptron,
     VotedPerceptron,
 )
+from rosenblatt.engine import on_epoch
 from rosenblatt.theory import check_mistake_bound, mistake_bound
 
 from . import _reference as ref
@@ -50,6 +51,32 @@ def quiet(fit):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
         return fit()
+
+
+def epoch_mistakes(model, X, y, epochs):
+    """The mistakes (updates) of each of the first ``epochs`` epochs of ``model``'s
+    rule, run without ``tol``: ``tol`` only decides when the same epochs end."""
+    totals = []
+    run = clone(model).set_params(tol=None, max_iter=epochs)
+    with on_epoch(run, lambda problem: totals.append(problem.n_updates)):
+        quiet(lambda: run.fit(X, y))
+    return np.diff([0] + totals).tolist()
+
+
+def tol_stop_epoch(mistakes, tol, n_rows, n_iter_no_change):
+    """The epoch the stopping rule ends at, written from its definition: the first
+    mistake-free epoch, or the epoch completing ``n_iter_no_change`` epochs in a row
+    whose mistakes were not below the fewest so far by ``tol × n_rows`` (data the
+    linear program finds inseparable)."""
+    fewest, stale = np.inf, 0
+    for epoch, count in enumerate(mistakes, start=1):
+        if count == 0:
+            return epoch
+        stale = 0 if count < fewest - tol * n_rows else stale + 1
+        fewest = min(fewest, count)
+        if stale >= n_iter_no_change:
+            return epoch
+    raise AssertionError("the rule did not stop within the epochs given")
 
 
 # ----------------------------------------------------------- passive-aggressive
@@ -130,11 +157,16 @@ def test_passive_aggressive_refuses_a_bad_aggressiveness_and_variant():
 
 
 def test_passive_aggressive_warns_about_its_own_stopping_rule():
+    # PA is on the mistake-driven rules' one rule: its "mistake" is its update
+    # condition (a margin below 1), and the warning is the common one
     X, y = noisy_data()
-    with pytest.warns(ConvergenceWarning, match="margin y·a of at least 1"):
-        PassiveAggressiveClassifier(tol=None, max_iter=3).fit(X, y)
-    with pytest.warns(ConvergenceWarning, match="still improving by more than tol=1e-09"):
-        PassiveAggressiveClassifier(tol=1e-9, n_iter_no_change=50, max_iter=3).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match="max_iter=3 epochs without a mistake-free pass"):
+        model = PassiveAggressiveClassifier(tol=None, max_iter=3).fit(X, y)
+    assert model.stop_reason_ == "max_iter" and not model.converged_
+    with pytest.warns(ConvergenceWarning,
+                      match=r"still falling by more than tol=1e-09 × the rows within 50 epochs"):
+        model = PassiveAggressiveClassifier(tol=1e-9, n_iter_no_change=50, max_iter=3).fit(X, y)
+    assert model.stop_reason_ == "max_iter" and not model.converged_
 
 
 # ----------------------------------------------------------------------- margin
@@ -285,48 +317,77 @@ def test_penalty_refuses_what_it_cannot_honour():
 
 # -------------------------------------------------------------------------- tol
 
-@pytest.mark.parametrize("penalty", [None, "l2", "l1", "elasticnet"])
-@pytest.mark.parametrize("tol", [1e-3, 1e-1])
-def test_tol_stops_after_the_same_epoch_as_scikit_learn(penalty, tol):
+@pytest.mark.parametrize("penalty, tol, epochs", [
+    (None, 1e-3, 9), (None, 1e-1, 6), ("l2", 1e-3, 15), ("l2", 1e-1, 6),
+    ("l1", 1e-3, 13), ("l1", 1e-1, 6), ("elasticnet", 1e-3, 15), ("elasticnet", 1e-1, 6)])
+def test_tol_stops_when_the_mistakes_stall_with_scikit_learns_weights(penalty, tol, epochs):
+    # our tol watches the epoch's mistakes, scikit-learn's the perceptron loss: the
+    # epochs differ, so the update arithmetic is compared with scikit-learn run
+    # tol=None for the epochs ours ran, and the stop with the rule's definition
     X, y = noisy_data(11)
-    ours = Perceptron(penalty=penalty, tol=tol, shuffle="none").fit(X, y)
-    theirs = SkPerceptron(penalty=penalty, tol=tol, shuffle=False).fit(X, y)
-    assert ours.n_iter_ == theirs.n_iter_
-    assert ours.converged_
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        ours = Perceptron(penalty=penalty, tol=tol, shuffle="none").fit(X, y)
+    theirs = quiet(lambda: SkPerceptron(penalty=penalty, tol=None, max_iter=ours.n_iter_,
+                                        shuffle=False).fit(X, y))
+    assert ours.n_iter_ == epochs == tol_stop_epoch(
+        epoch_mistakes(ours, X, y, 60), tol, len(y), ours.n_iter_no_change)
+    assert ours.converged_ is False and ours.stop_reason_ == "tol"
+    # the separability program runs without a penalty only (no mistake bound with one)
+    assert ours._problems[0].separable is (False if penalty is None else None)
     np.testing.assert_allclose(ours.coef_, theirs.coef_, rtol=0, atol=1e-9)
 
 
-@pytest.mark.parametrize("n_iter_no_change", [1, 3, 5])
-def test_tol_with_averaging_and_passive_aggressive_stops_with_scikit_learn(n_iter_no_change):
+@pytest.mark.parametrize("n_iter_no_change, averaged_epochs, pa_epochs",
+                         [(1, 3, 6), (3, 10, 15), (5, 12, 17)])
+def test_tol_with_averaging_and_passive_aggressive_stops_with_scikit_learns_weights(
+        n_iter_no_change, averaged_epochs, pa_epochs):
+    # the stop is our rule's (the epoch's mistakes, not scikit-learn's loss); the weights
+    # are scikit-learn's, run tol=None for the epochs ours ran
     X, y = noisy_data(12)
     ours = AveragedPerceptron(tol=1e-3, n_iter_no_change=n_iter_no_change,
                               shuffle="none").fit(X, y)
-    theirs = SGDClassifier(loss="perceptron", learning_rate="constant", eta0=1.0, penalty=None,
-                           average=True, tol=1e-3, n_iter_no_change=n_iter_no_change,
-                           shuffle=False).fit(X, y)
-    assert ours.n_iter_ == theirs.n_iter_
+    theirs = quiet(lambda: SGDClassifier(
+        loss="perceptron", learning_rate="constant", eta0=1.0, penalty=None, average=True,
+        tol=None, max_iter=ours.n_iter_, shuffle=False).fit(X, y))
+    assert ours.n_iter_ == averaged_epochs == tol_stop_epoch(
+        epoch_mistakes(ours, X, y, 60), 1e-3, len(y), n_iter_no_change)
+    assert ours.converged_ is False and ours.stop_reason_ == "tol"
     np.testing.assert_allclose(ours.coef_, theirs.coef_, **TIGHT)
     pa = PassiveAggressiveClassifier(n_iter_no_change=n_iter_no_change, shuffle="none").fit(X, y)
-    sk = sk_pa("pa1", 1.0, tol=1e-3, n_iter_no_change=n_iter_no_change).fit(X, y)
-    assert pa.n_iter_ == sk.n_iter_
+    sk = quiet(lambda: sk_pa("pa1", 1.0, tol=None, max_iter=pa.n_iter_).fit(X, y))
+    assert pa.n_iter_ == pa_epochs == tol_stop_epoch(
+        epoch_mistakes(pa, X, y, 60), 1e-3, len(y), n_iter_no_change)
+    assert pa.converged_ is False and pa.stop_reason_ == "tol"
+    np.testing.assert_allclose(pa.coef_, sk.coef_, **TIGHT)
 
 
 def test_tol_keeps_going_past_a_mistake_free_epoch_as_scikit_learn_does():
+    # scikit-learn's loss-based tol and ours end at different epochs: the weights after
+    # the mistake-free epoch are compared with scikit-learn run tol=None as long as ours
     X = np.array([[0.0, 0], [0, 1], [1, 0], [1, 1]])
     y = np.array([-1, -1, -1, 1])
     textbook = Perceptron(shuffle="none").fit(X, y)
-    ours = Perceptron(tol=1e-3, stop_mistake_free=False, shuffle="none").fit(X, y)
-    theirs = SkPerceptron(tol=1e-3, shuffle=False).fit(X, y)
-    assert textbook.n_iter_ == 9
-    assert ours.n_iter_ == theirs.n_iter_ > textbook.n_iter_
+    ours = quiet(lambda: Perceptron(tol=1e-3, stop_mistake_free=False, shuffle="none",
+                                    max_iter=20).fit(X, y))
+    theirs = quiet(lambda: SkPerceptron(tol=None, shuffle=False, max_iter=ours.n_iter_)
+                   .fit(X, y))
+    assert textbook.n_iter_ == 9 and textbook.stop_reason_ == "mistake_free"
+    assert ours.n_iter_ > textbook.n_iter_ and ours.converged_
     np.testing.assert_array_equal(ours.coef_, textbook.coef_)
+    np.testing.assert_array_equal(ours.coef_, theirs.coef_)
+    np.testing.assert_array_equal(ours.intercept_, theirs.intercept_)
 
 
 def test_tol_on_the_other_epoch_rules_ends_the_run_early():
     X, y = noisy_data(13)
     for cls in (VotedPerceptron, PocketPerceptron, MulticlassPerceptron):
-        model = cls(tol=1e-3, shuffle="none").fit(X, y)
-        assert model.converged_ and model.n_iter_ < 100
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", ConvergenceWarning)
+            model = cls(tol=1e-3, shuffle="none").fit(X, y)
+        assert model.n_iter_ == 14 == tol_stop_epoch(
+            epoch_mistakes(model, X, y, 60), 1e-3, len(y), model.n_iter_no_change)
+        assert model.converged_ is False and model.stop_reason_ == "tol"
         with pytest.warns(ConvergenceWarning, match="without a mistake-free pass"):
             cls(tol=None, shuffle="none", max_iter=100).fit(X, y)
 
@@ -428,7 +489,7 @@ def test_budget_on_csr_equals_dense():
 # ------------------------------------------------------------- command line, mixing
 
 
-def test_cli_train_uses_scikit_learns_tol_unless_told(capsys, tmp_path):
+def test_cli_train_uses_the_default_tol_unless_told(capsys, tmp_path):
     from rosenblatt.cli import main
     from rosenblatt.io import load
 
@@ -445,8 +506,10 @@ def test_cli_train_uses_scikit_learns_tol_unless_told(capsys, tmp_path):
              "--set", "shuffle=none", *extra])) == 0
         runs[name] = load(out)
     capsys.readouterr()
-    theirs = SkPerceptron(tol=1e-3, shuffle=False, max_iter=200).fit(X, (y > 0).astype(int))
-    assert runs["default"].tol == 1e-3 and runs["default"].n_iter_ == theirs.n_iter_
+    # the default tol (1e-3) of the stopping rule: the epoch its definition gives
+    stop = tol_stop_epoch(epoch_mistakes(Perceptron(shuffle="none"), X, y, 60), 1e-3, len(y), 5)
+    assert runs["default"].tol == 1e-3 and runs["default"].n_iter_ == stop == 12
+    assert runs["default"].stop_reason_ == "tol" and runs["default"].converged_ is False
     assert runs["none"].tol is None and runs["none"].n_iter_ == 200
     assert runs["set"].tol == 0.1
     assert type(runs["pa"]).__name__ == "PassiveAggressiveClassifier" and runs["pa"].tol == 1e-3
@@ -515,7 +578,8 @@ def test_kernel_perceptron_tol_stops_where_the_linear_perceptron_does():
     X, y = noisy_data(17)
     primal = Perceptron(tol=1e-3, shuffle="none").fit(X, y)
     dual = KernelPerceptron(kernel="linear", tol=1e-3, shuffle="none").fit(X, y)
-    assert dual.n_iter_ == primal.n_iter_ < 100 and dual.converged_
+    assert dual.n_iter_ == primal.n_iter_ == 11
+    assert dual.stop_reason_ == primal.stop_reason_ == "tol" and dual.converged_ is False
     np.testing.assert_array_equal(dual.predict(X), primal.predict(X))
 
 

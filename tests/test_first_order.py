@@ -377,11 +377,21 @@ def test_separable_data_converge_by_default_with_mistakes_per_epoch(cls):
     assert model.n_mistakes_.shape == (model.n_iter_,) and model.n_mistakes_[-1] == 0
 
 
-def test_inseparable_data_warn_after_five_epochs():
+def test_inseparable_data_stop_by_tol_or_warn_after_max_iter():
     X = np.array([[1.0, 1.0], [1.0, 2.0], [2.0, 1.0], [2.0, 2.0]])
-    with pytest.warns(ConvergenceWarning, match="max_iter=5 epochs without a mistake-free"):
+    # the default (tol=1e-3, n_iter_no_change=5): the mistakes reach 1 in epoch 5 and
+    # stall for 5 epochs; the linear program finds XOR inseparable, so tol ends the run
+    # without a warning (and without converging)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
         model = ALMA(random_state=0).fit(X, [0, 1, 1, 0])
+    assert model.n_iter_ == 10 and model.converged_ is False and model.stop_reason_ == "tol"
+    assert model._problems[0].separable is False and (model.n_mistakes_ > 0).all()
+    # cut at max_iter before the rule is met: a ConvergenceWarning
+    with pytest.warns(ConvergenceWarning, match="max_iter=5 epochs without a mistake-free"):
+        model = ALMA(random_state=0, max_iter=5).fit(X, [0, 1, 1, 0])
     assert model.n_iter_ == 5 and not model.converged_ and (model.n_mistakes_ > 0).all()
+    assert model.stop_reason_ == "max_iter"
 
 
 @pytest.mark.parametrize("cls, params, message", [

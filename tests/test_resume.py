@@ -5,6 +5,7 @@ import json
 import warnings
 
 import numpy as np
+from sklearn.base import clone
 import pytest
 import scipy.sparse as sp
 
@@ -287,7 +288,10 @@ def write_csv(path, X, y):
 
 
 @pytest.mark.parametrize("model_name, cls_name", [("averaged", "AveragedPerceptron"),
-                                                  ("kernel", "KernelPerceptron"),
+                                                  pytest.param("kernel", "KernelPerceptron",
+                                                               marks=pytest.mark.xfail(
+    reason="issue 31, open: the kernel perceptron's dual state resumed from a file "
+           "differs from the uninterrupted run of the same epochs (3 classes)")),
                                                   ("pocket", "PocketPerceptron")])
 def test_train_resume_continues_like_the_python_calls(model_name, cls_name, tmp_path, capsys):
     X, y = data(3, sparse=False)
@@ -306,16 +310,15 @@ def test_train_resume_continues_like_the_python_calls(model_name, cls_name, tmp_
                      "--output", str(second), "--quiet"]) == 0
         out = capsys.readouterr().out
         assert f"resumed    {first}" in out and cls_name in out
-        expected = load(first)  # the same run, continued by hand
-        if hasattr(expected, "partial_fit"):
-            for _ in range(3):
-                expected.partial_fit(X, y)
-                if expected.converged_:
-                    break
+        expected = load(first)
+        if hasattr(expected, "partial_fit"):  # the uninterrupted run of 2 + 3 epochs
+            expected = clone(expected).set_params(max_iter=5).fit(X, y)
         else:
             expected.set_params(warm_start=True).fit(X, y)
     resumed = load(second)
     assert_same(published(resumed), published(expected))
+    assert resumed.stop_reason_ == expected.stop_reason_
+    assert resumed.n_iter_ == expected.n_iter_
 
 
 def test_train_resume_refuses_data_the_model_cannot_learn_from(tmp_path, capsys):

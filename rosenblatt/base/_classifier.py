@@ -159,6 +159,26 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
                 renumbering.finish(self._problems)
         self._end_call(learner, partial)
 
+    def _train_on(self, shards, classes, n_features, *, resume=False, epochs=None,
+                  backend=None):
+        """Train on ``shards`` (rows in memory or files read in blocks) with the
+        training loop and the learner's stopping rule: a new fit, or with
+        ``resume`` the saved run's problems going on where they stopped, up to
+        ``epochs`` more epochs (default: ``max_iter``). The shards' rows must
+        already be checked and their labels among ``classes``."""
+        self._validate_params()
+        backend = backend or ThreadBackend()
+        if resume:
+            self._refuse_if_loaded("resuming")
+            learner = self._learner()
+        else:
+            self.n_features_in_ = n_features
+            vars(self).pop("feature_names_in_", None)
+            learner = self._start_fit(np.asarray(classes), np.empty((0, n_features)), False)
+        learner.train(self._problems, shards, backend, partial=False, epochs=epochs)
+        self._end_call(learner, partial=False)
+        return self
+
     def _end_call(self, learner, partial):
         """Publish the fitted attributes; after a fit, warn about problems that ran out."""
         self._publish(learner)

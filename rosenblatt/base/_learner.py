@@ -118,12 +118,15 @@ class Learner(ABC):
 
     # ----------------------------------------------------------------- training
 
-    def train(self, problems, shards, backend, *, partial, mixing="uniform", record=None):
+    def train(self, problems, shards, backend, *, partial, mixing="uniform", record=None,
+              epochs=None):
         """Train ``problems`` on ``shards`` with the training loop: one epoch for
-        ``partial_fit``, else up to the rule's limit."""
+        ``partial_fit``, else up to ``epochs`` (default: the rule's limit)."""
         self._before_training(problems, shards, backend, partial)
-        train(self, problems, shards, backend, epochs=1 if partial else self._max_epochs(),
-              partial=partial, mixing=mixing, record=record)
+        if epochs is None:
+            epochs = 1 if partial else self._max_epochs()
+        train(self, problems, shards, backend, epochs=epochs, partial=partial, mixing=mixing,
+              record=record)
 
     def _before_training(self, problems, shards, backend, partial):
         """Hook run once per ``fit``/``partial_fit`` call, before the problems train."""

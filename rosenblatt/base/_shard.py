@@ -211,6 +211,8 @@ def shard_epoch(shard, learner, problems, hold_out, copied):
         for data, stream in shard.blocks(learner, p, problem, hold_out):
             order = learner._epoch_order(problem, stream, data.n_units)
             n_updates += learner._epoch(problem, data, order)
+            if getattr(shard, "on_block", None) is not None:  # a progress bar
+                shard.on_block()
         return p, (problem, n_updates)
 
     return dict(_map(one, list(problems), getattr(learner, "n_jobs", None)))

@@ -130,7 +130,7 @@ class MistakeStop:
             problem.n_no_improvement = 0
         else:
             problem.n_no_improvement += 1
-        problem.fewest_mistakes = min(problem.fewest_mistakes, mistakes)
+        problem.fewest_mistakes = float(min(problem.fewest_mistakes, mistakes))
         if stalled and not problem.converged and problem.separable is not True:
             problem.stop_reason = "tol"
             return True

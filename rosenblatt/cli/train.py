@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..base import MistakeStop
+from .._validation import encode_labels, row_weights, validate_X_y
+from ..base import MistakeStop, Shard
 from ..datasets import ChunkedFile
 from ..engine import make_estimator
 from ..io import load, save
@@ -123,16 +124,20 @@ def _train_in_chunks(model, path, label, chunk_size, epochs, show_progress):
         raise ValueError(f"--chunk-size trains with partial_fit, which "
                          f"{type(model).__name__} does not have")
     chunks = chunked_file(path, chunk_size, label)
-    epochs = epochs or model.get_params().get("max_iter", 1)
-    if show_progress:
-        from tqdm.auto import tqdm
-
-        blocks = -(-chunks.n_rows // chunks.chunk_size)
-        with tqdm(total=epochs * blocks, desc="training (chunks)", leave=False) as bar:
-            fit_chunks(model, chunks, n_epochs=epochs, on_chunk=lambda: bar.update(1))
-    else:
-        fit_chunks(model, chunks, n_epochs=epochs)
+    _fit_in_chunks(model, chunks, epochs, show_progress)
     return Training(model, n_rows=chunks.n_rows, chunk_size=chunks.chunk_size)
+
+
+def _fit_in_chunks(model, chunks, epochs, show_progress, resume=False):
+    """:func:`~rosenblatt.streaming.fit_chunks`, with a bar of epochs × blocks."""
+    if not show_progress:
+        return fit_chunks(model, chunks, n_epochs=epochs, resume=resume)
+    from tqdm.auto import tqdm
+
+    total = (epochs or model.get_params().get("max_iter", 1)) * chunks.n_blocks
+    with tqdm(total=total, desc="training (blocks)", leave=False) as bar:
+        return fit_chunks(model, chunks, n_epochs=epochs, on_chunk=lambda: bar.update(1),
+                          resume=resume)
 
 
 def chunked_file(path, chunk_size, label=None, n_features=None):
@@ -164,10 +169,10 @@ def resume(model, path, *, label=None, chunk_size=None, epochs=None, source="the
     the data file ``path``, where the saved run stopped.
 
     An estimator with ``partial_fit`` continues exactly as if it had never been
-    saved: up to ``epochs`` (default: its ``max_iter``) epochs of ``partial_fit``
-    over the data (block by block with ``chunk_size``), stopping after the first
-    epoch at which the model has converged, as ``fit`` stops; its counters, sums,
-    examples seen and random generator go on. One without (``PLA``,
+    saved: the training loop goes on for up to ``epochs`` (default: its
+    ``max_iter``) more epochs over the data (block by block with
+    ``chunk_size``), stopped by the learner's own rule, as ``fit`` stops; its
+    counters, sums, stopping rule, examples seen and random streams go on. One without (``PLA``,
     ``BatchPerceptron``, ``PocketPerceptron``) runs ``fit`` with
     ``warm_start=True``: a new run of ``max_iter`` epochs from the saved weights.
     The data must have the model's width and only labels it knows (``source``
@@ -190,15 +195,18 @@ def resume(model, path, *, label=None, chunk_size=None, epochs=None, source="the
         _check_fits(model, X.shape[1], np.unique(y), path, source)
         model.set_params(warm_start=True).fit(X, y)
         return Training(model, accuracy=model.score(X, y))
-    epochs = epochs or model.get_params().get("max_iter", 1)
     if chunk_size is None:
         X, y = read_data(path, label, model=model, source=source)
         _check_fits(model, X.shape[1], np.unique(y), path, source)
-        _partial_epochs(model, lambda: [(X, y)], epochs)
+        X, y = validate_X_y(model, X, y, reset=False)
+        codes = encode_labels(y, model.classes_)
+        weights = row_weights(X, codes, model.classes_, None, model.class_weight)
+        model._train_on([Shard(X, codes, weights)], model.classes_, X.shape[1], resume=True,
+                        epochs=epochs)
         return Training(model, accuracy=model.score(X, y))
     chunks = chunked_file(path, chunk_size, label, n_features=model.n_features_in_)
     _check_fits(model, chunks.n_features, chunks.classes, path, source)
-    _partial_epochs(model, lambda: chunks, epochs)
+    _fit_in_chunks(model, chunks, epochs, False, resume=True)
     return Training(model, n_rows=chunks.n_rows, chunk_size=chunks.chunk_size)
 
 
@@ -223,16 +231,6 @@ def set_checked(model, settings):
     return model
 
 
-def _partial_epochs(model, blocks, epochs):
-    """Up to ``epochs`` passes of ``partial_fit`` over ``blocks()``; the last is the
-    first after which the model has converged."""
-    for _ in range(epochs):
-        for X, y in blocks():
-            model.partial_fit(X, y)
-        if model.converged_:
-            break
-
-
 def _check_fits(model, n_features, labels, path, source):
     """Refuse data the model cannot go on learning from, in one line."""
     if n_features != model.n_features_in_:
@@ -254,31 +252,34 @@ def add_arguments(parser):
                         help="go on training the model file MODEL (written with its training "
                              "state) on DATA, where its run stopped, and write the result to "
                              "--output. A model with partial_fit continues exactly as if it had "
-                             "never been saved: up to --epochs more epochs of partial_fit "
-                             "(default: its max_iter), ending after the first at which it has "
-                             "converged; pla, batch and pocket run a warm-start fit instead (a "
+                             "never been saved: up to --epochs more epochs (default: its "
+                             "max_iter), stopped by its own rule; pla, batch and pocket run a warm-start fit instead (a "
                              "new run of max_iter epochs from the saved weights). --set and "
                              "--tol change its parameters; DATA must have the model's features "
                              "and labels")
     parser.add_argument("--tol", type=_tol, default=None, metavar="TOL",
-                        help="scikit-learn's stopping rule for the models that have it "
-                             "(perceptron, averaged, voted, pocket, multiclass, kernel, "
-                             "passive_aggressive): stop when the training loss has not "
-                             "improved by TOL for n_iter_no_change epochs; 'none' for the "
-                             "textbook rule (stop after an epoch without a mistake). For "
-                             "linear_unit its own rule: stop when an epoch changes the loss by "
-                             "at most TOL relative; 'none' runs every epoch without computing "
-                             "the loss. Default: the estimator's own tol, as fit() in Python. "
-                             "--set tol=... does the same (None, not 'none', there)")
+                        help="the stopping rule of the mistake-driven models (perceptron, "
+                             "averaged, voted, pocket, multiclass, kernel, passive_aggressive "
+                             "and the online family): after an epoch without a mistake, or "
+                             "when the epoch's mistakes have not fallen by TOL x the rows for "
+                             "n_iter_no_change epochs (unless the rows can be separated); "
+                             "'none' for the textbook rule only. For linear_unit its own "
+                             "rule: stop when an epoch changes the loss by at most TOL "
+                             "relative; 'none' runs every epoch without computing the loss. "
+                             "Default: the estimator's own tol, as fit() in Python. --set "
+                             "tol=... does the same (None, not 'none', there)")
     parser.add_argument("--set", action="append", metavar="NAME=VALUE", default=[],
                         help="an estimator parameter, e.g. --set eta=0.5 --set shuffle=none")
     parser.add_argument("-o", "--output", required=True, help="model file to write (.npz)")
     parser.add_argument("--chunk-size", type=positive_whole_number, metavar="ROWS",
-                        help="read the file ROWS rows at a time and train with partial_fit "
-                             "(for files larger than memory; online models only)")
+                        help="read the file ROWS rows at a time (for files larger than "
+                             "memory; online models only): the same training loop and "
+                             "stopping rule, and with --set shuffle=none the same model as "
+                             "in memory; shuffled, each epoch reads the blocks in a random "
+                             "order and permutes each block's rows")
     parser.add_argument("--epochs", type=positive_whole_number, default=None,
-                        help="passes over the file with --chunk-size or --resume (default: "
-                             "max_iter)")
+                        help="at most this many epochs with --chunk-size or --resume "
+                             "(default: max_iter); the model's stopping rule may end sooner")
     parser.add_argument("--shards", type=positive_whole_number, metavar="S",
                         help="train on S shards by iterative parameter mixing (threads of "
                              "this machine, or the Dask cluster of --scheduler)")

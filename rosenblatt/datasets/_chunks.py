@@ -62,6 +62,25 @@ class ChunkedFile:
     def __iter__(self):
         return getattr(self, f"_blocks_{self.kind}")()
 
+    @property
+    def n_blocks(self):
+        return len(self._where)
+
+    @property
+    def n_values(self):
+        """Stored values of the whole file: nonzeros for LIBSVM, rows × features
+        otherwise (what the stopping rule's separability check would read)."""
+        return getattr(self, "_n_values", self.n_rows * self.n_features)
+
+    def block(self, index):
+        """Block ``index`` (from 0) as ``(X, y)``, read on its own: a byte range of a
+        LIBSVM file, a slice of a ``.npy`` map; a CSV file (which has no index of
+        its lines) is read on from the last block asked, or again from its start
+        for an earlier one."""
+        if not 0 <= index < self.n_blocks:
+            raise IndexError(f"{self.path} has {self.n_blocks} blocks; block {index} asked")
+        return getattr(self, f"_block_{self.kind}")(index)
+
     def blocks_where(self, index):
         """Where block ``index`` (from 0) is in the file, for error messages:
         ``"{path}, lines a-b"`` (CSV and LIBSVM) or ``"{path}, rows a-b"`` (.npy)."""
@@ -96,11 +115,15 @@ class ChunkedFile:
                        for start in range(0, self.n_rows, self.chunk_size)]
 
     def _blocks_npy(self):
+        for index in range(self.n_blocks):
+            yield self._block_npy(index)
+
+    def _block_npy(self, index):
         matrix = self._open_npy()
         keep = [j for j in range(matrix.shape[1]) if j != self._column]
-        for start in range(0, matrix.shape[0], self.chunk_size):
-            block = np.asarray(matrix[start:start + self.chunk_size])
-            yield np.ascontiguousarray(block[:, keep]), self._as_classes(block[:, self._column])
+        start = index * self.chunk_size
+        block = np.asarray(matrix[start:start + self.chunk_size])
+        return np.ascontiguousarray(block[:, keep]), self._as_classes(block[:, self._column])
 
     # CSV: streamed twice, checked line by line; the labels typed over the whole file
     def _scan_csv(self, n_features):
@@ -127,6 +150,23 @@ class ChunkedFile:
         for X, labels, lines in csv_rows(self.path, self.chunk_size, label=self.label):
             yield X, self._as_classes(text_labels(labels, lines, self.path, self._numeric))
 
+    def __getstate__(self):
+        state = dict(vars(self))
+        state.pop("_csv_reader", None)  # a generator: a copy starts its reading anew
+        return state
+
+    def _block_csv(self, index):
+        reader = getattr(self, "_csv_reader", None)
+        if reader is None or reader[0] > index:  # no going back in a CSV reader
+            reader = [0, self._blocks_csv()]
+        while reader[0] < index:
+            next(reader[1])
+            reader[0] += 1
+        block = next(reader[1])
+        reader[0] += 1
+        self._csv_reader = reader
+        return block
+
     # LIBSVM: one pass, each block parsed by scikit-learn's parser as the whole file
     # would be (so it refuses what load_libsvm refuses, with the same message); then
     # the blocks by byte ranges
@@ -135,6 +175,7 @@ class ChunkedFile:
         lines, where = [], []
         position, number, first_line, last_line = 0, 0, 0, 0
         parse_as = True if self.zero_based is None else bool(self.zero_based)
+        self._n_values = 0
 
         def take(payload):
             nonlocal largest, smallest
@@ -144,6 +185,7 @@ class ChunkedFile:
                 raise ValueError(libsvm_refusal(self.path, parse_as, error)) from error
             libsvm_labels(y, self.path, first_row=len(where) * self.chunk_size)
             labels.update(y.tolist())
+            self._n_values += X.nnz
             if X.nnz or len(X.indices):
                 shift = 0 if parse_as else 1  # back to the indices as written
                 largest = max(largest, int(X.indices.max()) + shift)
@@ -196,10 +238,12 @@ class ChunkedFile:
             row += X.shape[0]
         return f"{self.path}: its rows name features beyond the {n_features} expected."
 
-    def _parsed_blocks(self, n_features):
+    def _parsed_blocks(self, n_features, first=0):
         bounds = self._starts[1:] + [self._end]
         with self.path.open("rb") as handle:
             for index, (start, stop) in enumerate(zip(self._starts, bounds)):
+                if index < first:
+                    continue
                 # the block's own bytes, whole lines from its first data line to the
                 # next block's: no guessing where scikit-learn's offset/length cut a
                 # line (blank lines and comments at a boundary duplicated rows)
@@ -213,6 +257,10 @@ class ChunkedFile:
     def _blocks_libsvm(self):
         for X, y in self._parsed_blocks(self.n_features):
             yield X, self._as_classes(y)
+
+    def _block_libsvm(self, index):
+        X, y = next(self._parsed_blocks(self.n_features, first=index))
+        return X, self._as_classes(y)
 
     def _as_classes(self, y):
         """Labels in the dtype of :attr:`classes` (whole numbers as int64 in every

@@ -53,8 +53,23 @@ def make_shard(X, labels, sample_weight, index, classes, lengths=None):
 
 @dataclass
 class FileShard:
-    """Rows read from files on the worker, a block at a time (``chunk_size``
-    rows), so that a shard larger than memory streams through each epoch."""
+    """Rows read from files, a block at a time (``chunk_size`` rows), so that a
+    shard larger than memory streams through each epoch: on a Dask worker for
+    :class:`~rosenblatt.distributed.ParameterMixing`, or in this process for
+    :func:`rosenblatt.streaming.fit_chunks` and ``rosenblatt train
+    --chunk-size`` (the training loop runs on it as on rows in memory).
+
+    An epoch visits the blocks of every file in file order with ``shuffle="none"``
+    (the rows in file order: the epoch of the same rows in memory, bit for bit);
+    otherwise in a permutation of the blocks, each block's rows permuted too,
+    both drawn from the problem's stream (``[seed, epoch]`` for the blocks,
+    ``[seed, file, block, epoch]`` for the rows: ``"once"`` keeps epoch 1's),
+    so that a model file that keeps the seed and the epoch count resumes them.
+    Each block is checked as ``fit`` checks ``X`` (finite values, CSR structure,
+    duplicate entries summed); errors name the file and its lines.
+    ``on_block``, when set, is called after each block of an epoch (a progress
+    bar).
+    """
 
     paths: tuple
     chunk_size: int
@@ -64,17 +79,62 @@ class FileShard:
     index: int = None
     zero_based: bool = None  # LIBSVM indices from 0, decided for all the files at once
     class_weights: np.ndarray = None
+    on_block: object = field(default=None, repr=False, compare=False)
     _cache: dict = field(default_factory=dict, repr=False)
 
-    def files(self):
-        return [ChunkedFile(path, self.chunk_size, label=self.label, n_features=self.n_features,
-                            zero_based=self.zero_based) for path in self.paths]
+    @classmethod
+    def of(cls, chunks, classes=None):
+        """The shard of one opened :class:`~rosenblatt.datasets.ChunkedFile`."""
+        shard = cls((chunks.path,), chunks.chunk_size, chunks.label, chunks.n_features,
+                    chunks.classes if classes is None else classes,
+                    zero_based=getattr(chunks, "zero_based", None))
+        shard._cache["files"] = [chunks]
+        return shard
 
-    def _read(self):
-        for number, chunks in enumerate(self.files()):
-            for block, (X, y) in enumerate(chunks):
+    def files(self):
+        """The opened files (each scanned once, when first asked)."""
+        if "files" not in self._cache:
+            self._cache["files"] = [
+                ChunkedFile(path, self.chunk_size, label=self.label, n_features=self.n_features,
+                            zero_based=self.zero_based) for path in self.paths]
+        return self._cache["files"]
+
+    @property
+    def n_rows(self):
+        return sum(chunks.n_rows for chunks in self.files())
+
+    def size(self):
+        return self.n_rows, sum(chunks.n_values for chunks in self.files())
+
+    def _key(self, problem):
+        return [int(problem.seed or 0)] + ([] if self.index is None else [self.index + 1])
+
+    def _block_order(self, learner, problem):
+        """``(file, block)`` of each block of the epoch, in the order it is read."""
+        pairs = [(number, block) for number, chunks in enumerate(self.files())
+                 for block in range(chunks.n_blocks)]
+        shuffle = getattr(learner, "shuffle", "none")
+        if shuffle == "none" or problem is None:
+            return pairs
+        stream = RowStream(self._key(problem), self._cache)
+        order = stream.permutation(len(pairs), problem.n_iter) if shuffle == "every_epoch" \
+            else stream.permutation(len(pairs))
+        return [pairs[i] for i in order]
+
+    def _read(self, learner=None, problem=None):
+        files = self.files()
+        for number, block in self._block_order(learner, problem):
+            chunks = files[number]
+            X, y = chunks.block(block)
+            try:
+                X = check_array(X, accept_sparse="csr", dtype=FLOAT_DTYPES, order="C")
+                if sp.issparse(X):
+                    check_csr_structure(X)
+                    X = sum_duplicates(X)
                 codes = encode_labels(np.asarray(y), self.classes)
-                yield number, block, X, codes, self._weights(codes)
+            except ValueError as error:
+                raise ValueError(f"{chunks.blocks_where(block)}: {error}") from error
+            yield number, block, X, codes, self._weights(codes)
 
     def _weights(self, codes):
         return np.ones(len(codes)) if self.class_weights is None else \
@@ -87,9 +147,9 @@ class FileShard:
     def blocks(self, learner, p, problem, hold_out):
         if hold_out:
             raise ValueError("early_stopping holds rows out of shards kept in memory; with "
-                             "files streamed on the workers use early_stopping=False.")
-        key = [int(problem.seed or 0)] + ([] if self.index is None else [self.index + 1])
-        for number, block, X, codes, sw in self._read():
+                             "files read in blocks use early_stopping=False.")
+        key = self._key(problem)
+        for number, block, X, codes, sw in self._read(learner, problem):
             y = learner._problem_targets(codes)[p]
             yield (TrainingData(X, kernel_view(X), y, sw),
                    RowStream(key + [number + 1, block + 1], self._cache))
