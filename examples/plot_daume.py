@@ -355,7 +355,7 @@ _ = result.plot()
 # Daumé's Algorithm 7 runs all MaxIter epochs, and goes on averaging after an epoch
 # without a mistake: the running weights stay, and the mean moves towards them.
 # rosenblatt stops at the first mistake-free epoch by default, the rule of the other
-# texts; ``stop_mistake_free=False`` (with ``tol=None``: no loss rule either) is
+# texts; ``stop_mistake_free=False`` (with ``tol=None``: no stall rule either) is
 # Algorithm 7. Its weights are ours times ``T / (T + 1)``, ``T`` the examples seen (it
 # divides by its counter ``c = T + 1``). On AND with MaxIter = 50:
 
