@@ -203,6 +203,8 @@ def test_daume_page(run_page):
     # point negative, their line outside the square)
     assert "the plain perceptron's last weights: training accuracy 0.50, stopped by 'tol'" \
         in out
+    # issue 31: the breast cancer rows can be separated (the page said they could not)
+    assert "separable: True; after 10 epochs (max_iter): training accuracy 0.979" in out
     # issue 31: the neuron (Figs. 4.1, 4.2) and the dot product (Fig. 4.5)
     assert ("inputs [1.0, 1.0, 1.0], weights [2.0, 2.0, -5.0], products [2.0, 2.0, -5.0], "
             "sum -1, bias -1: a = -2, fires: False") in out
