@@ -149,6 +149,11 @@ OPTIONS.update({
                                   {"variant": "pa2", "fit_intercept": False},
                                   {"record": True, "class_weight": "balanced"}],
 })
+# the stopping rule's parameters, on every rule of the online family
+for _cls in (ROMMA, ALMA, OnlineGradientDescent, Winnow, BalancedWinnow, PNormPerceptron,
+             MulticlassPassiveAggressive) + tuple(
+        cls for cls in OPTIONS if "covariance" in cls().get_params()):
+    OPTIONS[_cls] = OPTIONS[_cls] + [{"tol": 0.05, "n_iter_no_change": 2}, {"tol": None}]
 assert set(OPTIONS) == set(ALL)
 
 
@@ -162,10 +167,11 @@ def data(layout, labels):
 def fitted_state(model):
     """Everything a fit leaves that a second fit could differ in."""
     state = {name: getattr(model, name) for name in
-             ("coef_", "intercept_", "n_iter_", "n_updates_", "converged_", "n_examples_",
-              "loss_curve_", "eta_", "pocket_errors_") if hasattr(model, name)}
+             ("coef_", "intercept_", "n_iter_", "n_updates_", "converged_", "stop_reason_",
+              "n_examples_", "loss_curve_", "eta_", "pocket_errors_") if hasattr(model, name)}
     state["problems"] = [(p.coef.copy(), p.intercept.copy(), int(p.seen[0]), p.n_iter,
-                          p.n_updates, p.converged, p.stopped_early)
+                          p.n_updates, p.converged, p.stopped_early, p.stop_reason,
+                          p.separable)
                          for p in model._problems]
     return state
 
@@ -342,18 +348,21 @@ def test_mixed_averaging_publishes_the_mean_of_the_last_epochs_weights(cls):
         count)[0], history[0].squeeze(), atol=1e-10)
 
 
-def test_tol_stops_on_the_loss_over_every_shard():
-    """``tol`` reads the epoch's mean loss over every shard's examples: the same
-    rule serially and mixed, so it stops both (where the textbook rule would run on)."""
+def test_tol_stops_on_the_mistakes_over_every_shard():
+    """``tol`` reads the epoch's mistakes summed over every shard: the same rule
+    serially and mixed, so it stops both (where the textbook rule would run on),
+    without claiming convergence."""
     X, y = integer_blobs(n=200, d=4, seed=2, separable=False)
     for n_shards in (1, 2, 4):
         with warnings.catch_warnings():
             warnings.simplefilter("error", ConvergenceWarning)
             model = ParameterMixing(Perceptron(tol=1e-3, max_iter=200, random_state=0),
                                     n_shards=n_shards, client="threads").fit(X, y)
-        assert model.converged_ and model.n_iter_ < 200
+        assert not model.converged_ and model.n_iter_ < 200
+        assert model.estimator_.stop_reason_ == "tol"
         problem = model.estimator_._problems[0]
-        assert problem.n_no_improvement == 5 and np.isfinite(problem.best_loss)
+        assert problem.n_no_improvement == 5 and problem.certified
+        assert problem.separable is False and problem.fewest_mistakes > 0
 
 
 def test_a_mixed_model_goes_on_learning():
@@ -382,7 +391,7 @@ def test_a_mixed_model_goes_on_learning():
 # --------------------------------------------------------------- the kernels' callers
 
 #: the kernels that train (the scoring ones serve prediction and stopping rules too)
-TRAINING_KERNELS = {"online_epoch", "multiclass_epoch", "batch_epoch", "batch_gradient",
+TRAINING_KERNELS = {"online_epoch", "multiclass_epoch", "batch_step", "batch_gradient",
                     "dual_scan", "dual_dry_run", "update_row", "second_order_epoch",
                     "multiclass_second_order_epoch"}
 TRAINING_KERNELS |= {"romma_epoch", "alma_epoch", "ogd_epoch", "winnow_epoch",
@@ -391,7 +400,8 @@ TRAINING_KERNELS |= {"sequence_epoch"}  # the structured perceptron's (structure
 
 
 def test_only_a_rules_epoch_calls_the_training_kernels():
-    """The engine's one entry to the kernels is a rule's ``_epoch``, which the
+    """The engine's one entry to the kernels is a rule's ``_epoch`` (and, for the
+    batch rules, ``_epoch_end``, the step after the last block), which the
     training loop runs on each shard: no second trainer calls them."""
     package = pathlib.Path(__file__).parents[1] / "rosenblatt"
     callers = set()
@@ -407,7 +417,7 @@ def test_only_a_rules_epoch_calls_the_training_kernels():
                     node.id if isinstance(node, ast.Name) else None
                 if name in TRAINING_KERNELS:
                     callers.add((path.relative_to(package).as_posix(), function.name))
-    assert {name for _, name in callers} <= {"_epoch"}, callers
+    assert {name for _, name in callers} <= {"_epoch", "_epoch_end"}, callers
     assert all(path.startswith(("linear_model/", "structured/")) for path, _ in callers), \
         callers
     assert ("structured/_sequence.py", "_epoch") in callers  # the walk sees direct calls
@@ -448,8 +458,8 @@ def test_pla_reports_every_update_once():
 
 
 def test_the_command_lines_stopping_rule_does_not_change_with_shards(tmp_path, capsys):
-    """``rosenblatt train`` gives every model scikit-learn's ``tol=1e-3``; with
-    ``--shards 1`` it used to drop it (1,000 epochs and a warning instead of 10)."""
+    """``rosenblatt train`` keeps every model's ``tol=1e-3``; with ``--shards 1`` it
+    used to drop it (1,000 epochs and a warning instead of 10)."""
     from rosenblatt.cli import main
     from rosenblatt.io import load
 
@@ -462,7 +472,7 @@ def test_the_command_lines_stopping_rule_does_not_change_with_shards(tmp_path, c
         out = tmp_path / f"m{len(extra)}{extra[-1] if extra else ''}.npz"
         assert main(["train", str(data), "--model", "averaged", "--set", "random_state=0",
                      "-o", str(out), "--quiet", *extra]) == 0
-        assert "stopping   tol=0.001" in capsys.readouterr().out
+        assert "stopped    when the mistakes stopped falling (tol" in capsys.readouterr().out
         fitted[tuple(extra)] = load(out)
     serial, one, three = fitted.values()
     assert serial.tol == one.tol == three.tol == 1e-3

@@ -7,7 +7,7 @@ state as float64 arrays updated in place. Optional state is ``None`` when off.
 Validation happens once, in the public estimators; kernels never check again.
 """
 
-from ._batch import batch_epoch, batch_gradient
+from ._batch import batch_gradient, batch_step
 from ._checks import all_ones, averaged_weights_finite, csr_structure
 from ._columns import column_counts, columns_by_frequency, renumbered_indices
 from ._dual import dual_dry_run, dual_scan
@@ -31,7 +31,7 @@ __all__ = [
     "activation",
     "all_ones",
     "averaged_weights_finite",
-    "batch_epoch",
+    "batch_step",
     "batch_gradient",
     "column_counts",
     "columns_by_frequency",

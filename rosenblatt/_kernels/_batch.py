@@ -8,17 +8,19 @@ from ._rows import n_rows, row_axpy, row_dot
 
 
 @jit
-def batch_gradient(X, y, sw, rule, w, b, log):
-    """``(Σ_i sw_i e_i x_i, Σ_i sw_i e_i, n)`` with every residual
-    ``e_i = rule.residual(y_i, a_i)`` taken at the weights ``w, b`` (unchanged).
+def batch_gradient(X, y, sw, rule, w, b, log, gradient, sums):
+    """Add ``Σ_i sw_i e_i x_i`` to ``gradient`` and ``Σ_i sw_i e_i`` to
+    ``sums[0]``, with every residual ``e_i = rule.residual(y_i, a_i)`` taken at
+    the weights ``w, b`` (unchanged); returns the number of rows with a
+    non-zero residual.
 
-    ``n`` counts the rows with a non-zero residual; ``log`` (or ``None``) receives
-    those rows and their activations, as in :func:`~._online.online_epoch`
-    (example numbers are 0: a step has no order). A sum over a block of rows:
-    the sums of several blocks add up to the sum over all of them.
+    ``log`` (or ``None``) receives those rows and their activations, as in
+    :func:`~._online.online_epoch` (example numbers are 0: a step has no order).
+    The rows are added one after the other into the same sums, so the blocks of
+    a file, each added in turn, give the sums of all their rows in memory, bit
+    for bit.
     """
-    gradient = np.zeros(w.shape[0])
-    bias_gradient = 0.0
+    bias_gradient = sums[0]
     n_nonzero = 0
     for i in range(n_rows(X)):
         if sw[i] == 0.0:
@@ -31,21 +33,20 @@ def batch_gradient(X, y, sw, rule, w, b, log):
             if log is not None:
                 _log_step(log, n_nonzero, i, activation, 0)
             n_nonzero += 1
-    return gradient, bias_gradient, n_nonzero
+    sums[0] = bias_gradient
+    return n_nonzero
 
 
 @jit
-def batch_epoch(X, y, sw, eta, fit_intercept, rule, w, b, log):
-    """One step ``w += eta Σ_i sw_i e_i x_i`` and ``b += eta Σ_i sw_i e_i`` (see
-    :func:`batch_gradient`); returns the number of rows with a non-zero residual.
+def batch_step(eta, fit_intercept, w, b, gradient, sums):
+    """One step ``w += eta Σ_i sw_i e_i x_i`` and ``b += eta Σ_i sw_i e_i`` from the
+    sums of :func:`batch_gradient`.
 
     The batch perceptron (CISC 271 eq. 30.4, ``e = y − q``) and the linear unit's
-    gradient descent (``e = y − o``) are this same loop with another residual
+    gradient descent (``e = y − o``) are this same step with another residual
     (see :mod:`._residuals`).
     """
-    gradient, bias_gradient, n_nonzero = batch_gradient(X, y, sw, rule, w, b, log)
     for j in range(w.shape[0]):
         w[j] += eta * gradient[j]
     if fit_intercept:
-        b[0] += eta * bias_gradient
-    return n_nonzero
+        b[0] += eta * sums[0]

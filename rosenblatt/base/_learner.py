@@ -114,7 +114,12 @@ class Learner(ABC):
 
     @abstractmethod
     def _epoch(self, problem, data, order):
-        """One epoch over ``data`` in ``order``; returns the number of updates."""
+        """One epoch over ``data`` in ``order``; returns the number of updates.
+        A shard streamed from files calls it once per block, in turn."""
+
+    def _epoch_end(self, problem):
+        """Hook: after the last block of an epoch on a shard (the batch rules take
+        their one step here, from the sums every block added to)."""
 
     # ----------------------------------------------------------------- training
 

@@ -213,6 +213,7 @@ def shard_epoch(shard, learner, problems, hold_out, copied):
             n_updates += learner._epoch(problem, data, order)
             if getattr(shard, "on_block", None) is not None:  # a progress bar
                 shard.on_block()
+        learner._epoch_end(problem)
         return p, (problem, n_updates)
 
     return dict(_map(one, list(problems), getattr(learner, "n_jobs", None)))

@@ -22,8 +22,15 @@ def steps_add(updates):
     return np.ones(len(updates))
 
 
-class BatchLearner(StepFunction, Traced, LinearLearner):
-    """The batch rule: one step per epoch, from every row's residual."""
+class OneStepPerEpoch:
+    """Learner mixin: the batch rules' epoch, one step from every row's residual.
+
+    ``_epoch`` adds its rows' residuals to the epoch's sums (on the problem,
+    until the step: a shard streamed from files adds block after block, in the
+    order the rows would come in memory, so the sums are the same bit for bit);
+    ``_epoch_end`` takes the step ``w += η Σ sw e x`` and records the trace. A
+    rule gives its residual (``_rule()``) and its step (``_batch_eta()``).
+    """
 
     def _epoch_order(self, problem, stream, n):
         return NATURAL_ORDER  # a step sees every row at once
@@ -31,21 +38,37 @@ class BatchLearner(StepFunction, Traced, LinearLearner):
     def _mixing_weights(self, updates, mixing):
         return steps_add(updates)
 
+    def _batch_eta(self):
+        return self.eta
+
     def _epoch(self, problem, data, order):
-        recorder = problem.recorder
-        log = update_log(data.n_rows) if recorder is not None else None
-        n_mistakes = _kernels.batch_epoch(
-            data.Xk, data.y, data.sw, self.eta, self.fit_intercept, self._rule(),
-            problem.coef, problem.intercept, log,
-        )
-        if recorder is not None:
-            rows, activations = log[0][:n_mistakes], log[1][:n_mistakes]
-            recorder.add_batch(
+        if getattr(problem, "_sums", None) is None:  # the epoch's first block
+            problem._sums = (np.zeros(problem.coef.shape[-1]), np.zeros(1), [])
+        gradient, sums, logged = problem._sums
+        log = update_log(data.n_rows) if problem.recorder is not None else None
+        n_nonzero = _kernels.batch_gradient(data.Xk, data.y, data.sw, self._rule(),
+                                            problem.coef, problem.intercept, log, gradient,
+                                            sums)
+        if log is not None:
+            logged.append((data, log[0][:n_nonzero].copy(), log[1][:n_nonzero].copy()))
+        return n_nonzero
+
+    def _epoch_end(self, problem):
+        gradient, sums, logged = problem._sums
+        problem._sums = None
+        eta = self._batch_eta()
+        _kernels.batch_step(eta, self.fit_intercept, problem.coef, problem.intercept,
+                            gradient, sums)
+        for data, rows, activations in logged:  # each row with the weights after the step
+            problem.recorder.add_batch(
                 problem.n_iter, data.X, data.y, rows, activations,
-                self.eta * data.sw[rows] * self._residuals(data, rows, activations),
+                eta * data.sw[rows] * self._residuals(data, rows, activations),
                 problem.coef, problem.intercept[0],
             )
-        return n_mistakes
+
+
+class BatchLearner(StepFunction, OneStepPerEpoch, Traced, LinearLearner):
+    """The batch rule: one step per epoch, from every row's residual."""
 
 
 class BatchPerceptron(LinearModel, PerceptronClassifier):

@@ -10,7 +10,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
 from .. import _kernels
-from ._batch import steps_add
+from ._batch import OneStepPerEpoch, steps_add
 from ..base import (
     NATURAL_ORDER,
     LinearLearner,
@@ -149,6 +149,12 @@ class LinearUnitLearner(SquaredLossStop, LinearLearner):
             return steps_add(updates)
         return super()._mixing_weights(updates, mixing)
 
+    def _rule(self):
+        return _kernels.LINEAR_UNIT
+
+    def _batch_eta(self):
+        return self.eta_
+
     def _epoch(self, problem, data, order):
         if self.solver == "sgd":
             n_updates, _ = _kernels.online_epoch(
@@ -157,10 +163,14 @@ class LinearUnitLearner(SquaredLossStop, LinearLearner):
                 None, None, None, None,
             )
             return n_updates
-        _kernels.batch_epoch(data.Xk, data.y, data.sw, self.eta_, self.fit_intercept,
-                             _kernels.LINEAR_UNIT, problem.coef, problem.intercept, None)
+        first = getattr(problem, "_sums", None) is None  # one step an epoch: one update
+        OneStepPerEpoch._epoch(self, problem, data, order)  # the sums; the step at the end
         problem.seen[0] += int(np.count_nonzero(data.sw))
-        return 1
+        return int(first)
+
+    def _epoch_end(self, problem):
+        if self.solver == "batch":
+            OneStepPerEpoch._epoch_end(self, problem)
 
     def publish(self, problems):
         curves = tuple(np.array(p.state.losses) for p in problems)
