@@ -210,10 +210,6 @@ def test_the_blogs_run_converges_after_7_iterations_with_seed_581():
     assert round(e_out, 4) == 0.0596
 
 
-@pytest.mark.xfail(strict=True, reason="the merged stopping rule sets stop_reason_='max_iter' "
-                   "and warns 'without a mistake-free pass' when stop_mistake_free=False ran "
-                   "all max_iter epochs although they were mistake-free (converged_ is True); "
-                   "scikit-learn does not warn with tol=None")
 @pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron, VotedPerceptron],
                          ids=lambda cls: cls.__name__)
 def test_running_all_maxiter_epochs_on_purpose_does_not_warn(cls):

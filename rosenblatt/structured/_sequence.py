@@ -196,7 +196,10 @@ class SequencePerceptron(PerceptronClassifier):
     n_examples_ : int
         Sentences seen, over every epoch and call (what the mean is over).
     converged_ : bool
-        Whether an epoch without a mistake was reached.
+        Whether the last epoch made no mistake (every sentence decoded right).
+    stop_reason_ : str
+        ``"mistake_free"``, ``"max_iter"`` (Collins' fixed ``T`` epochs, the
+        usual end), ``"early_stopping"`` or ``"partial_fit"``.
     trace_ : SequenceTrace
         With ``record=True`` only.
 
