@@ -479,6 +479,10 @@ class KernelLearner(MistakeStop, Learner):
 
     _reads_fitted = ("n_features_in_",)  # the width of an empty support
 
+    # f is kept on every row and moved by a kernel column at each mistake: a file is
+    # read whole (its blocks stacked), so that its epoch is the in-memory one
+    _needs_every_row = True
+
     def _gram(self, A, B):
         """Gram matrix ``K(A, B)`` (len(A), len(B)) as a dense float64 array."""
         _check_kernel(self.kernel)  # set_params or skip_parameter_validation may pass one
