@@ -18,8 +18,14 @@ say which seed. A point exactly on the target line would get the blog's
 """
 
 # %%
-# The target and the data
-# -----------------------
+# Finding the blog's run
+# ----------------------
+# The blog's run "converges after 7 iterations", and its line misclassifies about 6 %
+# of fresh points (its Monte Carlo estimate: 0.0598200). Each NumPy seed below draws a
+# target, 20 points and the PLA's picks, exactly as the rest of this page does; a seed
+# whose line leaves all 20 points on one side gives the PLA nothing to learn and is
+# skipped. Of the seeds whose run takes 7 iterations, we keep the one whose exact E_out
+# is nearest the blog's number.
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -30,7 +36,44 @@ from rosenblatt.experiments import target_line
 from rosenblatt.inspection import BoundaryDisplay, TracePlayer
 from rosenblatt.metrics import exact_out_of_sample_error, in_sample_error, out_of_sample_error
 
-rng = np.random.RandomState(3)
+BLOG_ITERATIONS, BLOG_E_OUT = 7, 0.0598200
+runs = {}  # seed -> (iterations, exact E_out)
+for seed in range(1000):
+    rng = np.random.RandomState(seed)
+    X, y, target = make_target_line(20, random_state=rng)
+    if len(np.unique(y)) < 2:
+        continue
+    run = PLA(random_state=rng).fit(X, y)
+    runs[seed] = (run.n_updates_,
+                  exact_out_of_sample_error(target, np.r_[run.intercept_, run.coef_[0]]))
+sevens = [seed for seed, (iterations, _) in runs.items() if iterations == BLOG_ITERATIONS]
+blog_seed = min(sevens, key=lambda seed: abs(runs[seed][1] - BLOG_E_OUT))
+iterations = np.array([count for count, _ in runs.values()])
+print(f"{len(runs)} seeds with both classes; {len(sevens)} converge after 7 iterations; "
+      f"median {np.median(iterations):.0f}, mean {iterations.mean():.1f}, "
+      f"most frequent {np.bincount(iterations).argmax()}")
+print(f"the blog's run: seed {blog_seed}, {runs[blog_seed][0]} iterations, exact E_out "
+      f"{runs[blog_seed][1]:.4f}")
+
+figure, ax = plt.subplots(figsize=(8, 3.5))
+ax.hist(iterations, bins=np.arange(0.5, 61.5), color="tab:blue",
+        label=f"{len(runs)} seeds ({np.sum(iterations > 60)} beyond 60)")
+ax.hist(iterations[iterations == BLOG_ITERATIONS], bins=np.arange(0.5, 61.5),
+        color="tab:orange", label="7 iterations, as in the blog")
+ax.set(xlabel="iterations (updates) of the PLA, N = 20", ylabel="seeds",
+       title="How many iterations the blog's experiment takes")
+_ = ax.legend()
+
+# %%
+# Seven iterations is no accident of the blog's: it is the most frequent count, though
+# only about one run in ten takes exactly that; the median run needs 11, and a target
+# that leaves a thin margin makes a long tail. From here on, the page follows seed 581:
+# 7 iterations, and a line whose exact E_out, 0.0596, is the blog's 6 %.
+#
+# The target and the data
+# -----------------------
+
+rng = np.random.RandomState(blog_seed)
 X, y, target = make_target_line(20, random_state=rng)
 print("target V (bias first):", np.array2string(target, precision=3))
 print(f"points: {np.sum(y > 0)} labelled +1, {np.sum(y < 0)} labelled -1")
@@ -107,7 +150,8 @@ _ = display.ax_.set(xlim=(-1, 1), ylim=(-1, 1))
 # %%
 # E_in is 0 (the PLA stops only then), but the learned line is not the target: the
 # points between the two lines are misclassified (ringed). Monte Carlo agrees with the
-# exact area within what 50,000 points allow (a standard error of about 0.0007).
+# exact area within what 50,000 points allow (a standard error of about 0.001),
+# and both are the blog's 0.0598 to within as much.
 #
 # Over many targets
 # -----------------

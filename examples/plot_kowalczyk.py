@@ -27,7 +27,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from rosenblatt import PLA
+from rosenblatt import PLA, Perceptron
 from rosenblatt.datasets import load_svm_succinctly
 from rosenblatt.inspection import BoundaryDisplay
 
@@ -48,8 +48,25 @@ print("updates:", model.n_updates_)
 # A point is classified by the sign of ``w·x``: positive when the angle between ``w``
 # and ``x`` is under 90°. Adding ``x`` to ``w`` makes the angle smaller (Fig. 16),
 # subtracting it makes it bigger (Fig. 17), so ``w ← w + y x`` turns ``w`` the right way
-# for a misclassified ``x``. Code Listing 18's vectors, ``x = (1, 3)`` labelled -1 and
-# ``w = (5, 3)``, need the update twice:
+# for a misclassified ``x``. Code Listing 17 checks it on one example: ``x = (1, 2, 7)``
+# labelled -1, ``w = (4, 5, 3)``. A :class:`~rosenblatt.Perceptron` started at that ``w``
+# (``init``, no separate bias: the book's vectors already hold it) meets the example
+# once, by ``partial_fit``; its trace keeps the activation it met, its weights the update.
+
+listing_17 = Perceptron(init=[4.0, 5.0, 3.0], fit_intercept=False, shuffle="none",
+                        record=True)
+listing_17.partial_fit([[1.0, 2.0, 7.0]], [-1], classes=[-1, 1])
+met = listing_17.trace_.activation[0]
+print(f"Listing 17: w·x = {met:+.0f}, predicted {np.sign(met):+.0f}; after the update "
+      f"w = {listing_17.coef_[0].tolist()}, w·x = "
+      f"{listing_17.decision_function([[1.0, 2.0, 7.0]])[0]:+.0f}, predicted "
+      f"{listing_17.predict([[1.0, 2.0, 7.0]])[0]:+d}")
+
+# %%
+# The book's comments, "The predicted y is 1" then "-1": ``w·x = 35``, and after
+# ``w ← w + y x = (4, 5, 3) − (1, 2, 7) = (3, 3, −4)``, ``w·x = −19``. One update was
+# enough here. Code Listing 18's vectors, ``x = (1, 3)`` labelled -1 and ``w = (5, 3)``,
+# need it twice:
 
 
 def angle(u, v):

@@ -24,6 +24,7 @@ from ._estimators import (
     NATIVE_MULTICLASS,
     RECORDING,
     SEPARATES_BY_DEFAULT,
+    STOPS_BY_TOL_WHEN_SEPARATED,
     limits,
     make,
 )
@@ -146,8 +147,14 @@ def test_trace_per_class_for_one_vs_rest(cls):
 @by_name(SEPARATES_BY_DEFAULT)
 def test_separable_data_reaches_zero_training_error(cls):
     X, y = integer_blobs(n=100, d=3, seed=8)
-    model = make(cls, random_state=0).fit(X, y)
-    assert model.converged_ and model.score(X, y) == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model = make(cls, random_state=0).fit(X, y)
+    assert model.score(X, y) == 1.0
+    if cls in STOPS_BY_TOL_WHEN_SEPARATED:
+        assert model.converged_ is False and model.stop_reason_ == "tol"
+    else:
+        assert model.converged_ and model.stop_reason_ == "mistake_free"
 
 
 @by_name(MISTAKE_DRIVEN)
@@ -155,11 +162,13 @@ def test_inseparable_data_stops_with_a_warning(cls):
     # XOR away from the origin: passive-aggressive skips a row x = 0, which would
     # leave three separable points
     X = np.array([[1.0, 1.0], [1.0, 2.0], [2.0, 1.0], [2.0, 2.0]])
-    # the texts' rule alone: the loss-stall rule (tol) would end the run without a word
-    texts = {"tol": None} if "stop_mistake_free" in cls().get_params() else {}
+    # the texts' rule alone: the mistakes' stall (tol) would end the run without a word
+    texts = {**limits(cls), **({"tol": None} if "tol" in cls().get_params() else {})}
     with pytest.warns(ConvergenceWarning, match="may not be linearly separable"):
-        model = make(cls, random_state=0, **limits(cls), **texts).fit(X, [0, 1, 1, 0])
+        model = make(cls, random_state=0, **texts).fit(X, [0, 1, 1, 0])
     assert not model.converged_
+    if cls is not PLA:  # PLA stops by its own count of updates
+        assert model.stop_reason_ == "max_iter"
 
 
 def test_linear_unit_stops_at_max_iter_with_a_warning():

@@ -396,6 +396,7 @@ TRAINING_KERNELS = {"online_epoch", "multiclass_epoch", "batch_step", "batch_gra
                     "multiclass_second_order_epoch"}
 TRAINING_KERNELS |= {"romma_epoch", "alma_epoch", "ogd_epoch", "winnow_epoch",
                      "balanced_winnow_epoch", "pnorm_epoch", "multiclass_pa_epoch"}
+TRAINING_KERNELS |= {"alma_unscale", "second_order_unscale"}  # after an epoch's last block
 TRAINING_KERNELS |= {"sequence_epoch"}  # the structured perceptron's (structured/_viterbi.py)
 
 

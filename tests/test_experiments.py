@@ -69,7 +69,8 @@ def test_every_experiment_draws_a_figure(name, tmp_path):
     small = {"target_line": dict(n_runs=3, n_test=500), "and_epochs": {},
              "iris_restarts": dict(n_restarts=1), "epochs_curve": dict(n_epochs=2),
              "permutation": dict(n_samples=20, n_runs=2), "margin_bound": dict(margins=(0.2,)),
-             "variants": dict(datasets=("iris_versicolor_virginica",), n_epochs=2)}[name]
+             "variants": dict(datasets=("iris_versicolor_virginica",), n_epochs=2),
+             "gradient_descent": dict(n_samples=40, repeats=1)}[name]
     if name != "and_epochs":
         small["show_progress"] = False
     result = EXPERIMENTS[name](**small)

@@ -55,6 +55,9 @@ def test_kowalczyk_page(run_page):
     assert "seed  2: 134 updates, 0 test mistakes" in out
     assert "seed 15: 230 updates, 5 test mistakes" in out
     assert "seed 54: 233 updates, 4 test mistakes" in out
+    # issue 31: Code Listing 17, the update rule on one example
+    assert ("Listing 17: w·x = +35, predicted +1; after the update w = [3.0, 3.0, -4.0], "
+            "w·x = -19, predicted -1") in out
     # issue 26: Figs. 15-17's angles, and the Pocket algorithm of the PLA
     assert "w = [5. 3.]: angle with x 40.6°, w + x: 26.6°, w - x: 71.6°" in out
     assert "after 1 update(s): w = [4. 0.], predicted label +1" in out
@@ -80,31 +83,55 @@ def test_ahmed_pavlu_page(run_page):
     batch = re.search(r"batch     : .* E\(w\) = ([\d.]+) after (\d+) epochs", out)
     stochastic = re.search(r"stochastic: .* E\(w\) = ([\d.]+) after (\d+) epochs", out)
     assert batch.group(1) == stochastic.group(1) == "17.055"  # the same minimum
-    # issue 26: stochastic against batch to the same E, and the two pictures
-    epochs = re.findall(r"(batch|stochastic)\s*: E within 0\.1 % of 17\.055 after (\d+) "
-                        r"epochs \(the fit took \d+ ms", out)
-    assert dict(epochs) == {"batch": "35", "stochastic": "36"}
+    # issue 31: "stochastic gradient descent is faster", each solver at its best step
+    rows = re.findall(r"^\s*(batch|sgd)\s+(0\.0100|0\.0010)\s+\S+\s+(\d+)\s+(\d+)\s+(\d+)"
+                      r"\s+([\d.]+)$", out, re.MULTILINE)
+    assert len(rows) == 8
+    small, large = ({(solver, within): (int(epochs), int(seen), int(updates), float(ms))
+                     for solver, within, epochs, seen, updates, ms in part}
+                    for part in (rows[:4], rows[4:]))
+    assert "N = 100, 2 features, min E = 17.0549" in out
+    assert {key: value[0] for key, value in small.items()} == {
+        ("batch", "0.0100"): 3, ("batch", "0.0010"): 5, ("sgd", "0.0100"): 2,
+        ("sgd", "0.0010"): 4}
+    assert {key: value[0] for key, value in large.items()} == {
+        ("batch", "0.0100"): 60, ("batch", "0.0010"): 77, ("sgd", "0.0100"): 1,
+        ("sgd", "0.0010"): 2}
+    for table in (small, large):
+        for within in ("0.0100", "0.0010"):
+            batch, sgd = table["batch", within], table["sgd", within]
+            assert sgd[0] < batch[0] and sgd[1] < batch[1]  # per epoch, per example seen
+            assert sgd[2] > batch[2]  # not per update: batch makes one per pass
+    # per CPU second on 20,000 rows (2 epochs against 77; the least of five timings)
+    assert large["sgd", "0.0010"][3] < large["batch", "0.0010"][3]
     assert "eta = 0.01, batch: E rose to 159.245 in epoch 1 (diverged" in out
     assert "eta = 0.01, sgd  : E = 17.186 after 1000 epochs, settled: False" in out
-    assert "linearly separable: separable True, 2 epochs, training accuracy 1.00" in out
-    assert "not separable     : separable False, 18 epochs, training accuracy 0.97" in out
-    assert figures == 4
+    assert "linearly separable: separable True, 2 epochs (mistake_free), training accuracy " \
+        "1.00" in out
+    assert "not separable     : separable False, 13 epochs (tol), training accuracy 0.96" in out
+    assert figures == 5
 
 
 def test_data_science_lab_page(run_page):
     out, figures = run_page("plot_data_science_lab")
-    assert "iterations: 11\n" in out
+    # issue 31: the blog's "converges after 7 iterations", and the seeds around it
+    assert out.startswith(
+        "967 seeds with both classes; 91 converge after 7 iterations; median 11, mean 20.1, "
+        "most frequent 7\n"
+        "the blog's run: seed 581, 7 iterations, exact E_out 0.0596\n")
+    assert "iterations: 7\n" in out
     assert "E_in = 0.000" in out
     match = re.search(r"Monte Carlo \(100 × 500 points\) = ([\d.]+), exact = ([\d.]+)", out)
     monte_carlo, exact = map(float, match.groups())
-    assert exact == 0.0242 and abs(monte_carlo - exact) < 0.003
+    assert exact == 0.0596 and abs(monte_carlo - exact) < 0.003
+    assert abs(monte_carlo - 0.0598200) < 0.003  # the blog's Monte Carlo estimate
     # over 200 targets: E_out near the blog's 6 %, Monte Carlo and exact agreeing
     assert "E_out (Monte Carlo)   0.0578" in out and "E_out (exact)   0.0578" in out
     assert "updates  17.3900  11.0000     121" in out
     # issue 26: the blog's starting picture, before the first update
     assert "before the first update: w = [0.0, 0.0, 0.0], 20 of 20 points misclassified" \
         in out
-    assert figures == 4
+    assert figures == 5
 
 
 def test_cisc271_page(run_page):
@@ -129,6 +156,9 @@ def test_cisc271_page(run_page):
     # issue 26: the restarts in the lecture's fixed row order
     assert "      1  0.1000       9       25          1.0000" in out
     assert "      1  1.0000       5       11          1.0000" in out
+    # issue 31: what the prose says of the small step, from the table
+    assert "eta = 0.1 needs more passes and updates than eta = 1 from starts [1, 3]" in out
+    assert "eta = 0.1 needs fewer passes and updates than eta = 1 from starts [2, 4]" in out
     assert figures == 2
 
 
@@ -144,8 +174,10 @@ def test_daume_page(run_page):
     assert re.search(r"none .* -\d+% \[-\d+%, -\d+%\]", out)  # never permuting is worse
     assert "digits_odd_even   0.1241    0.0981  0.0981  0.1000" in out
     assert "XOR separable: False" in out
-    assert "plain perceptron, tol=0.001: accuracy 0.50 after 6 epochs, warned: False" in out
-    assert "plain perceptron, tol=None: accuracy 0.50 after 100 epochs, warned: True" in out
+    assert ("plain perceptron, tol=0.001: accuracy 0.50 after 6 epochs, stop_reason_ 'tol', "
+            "warned: False") in out
+    assert ("plain perceptron, tol=None: accuracy 0.50 after 100 epochs, stop_reason_ "
+            "'max_iter', warned: True") in out
     assert ("perceptron on (x1, x2, x1 x2): accuracy 1.00 after 12 epochs, "
             "w (bias first) = [-1.0, 2.0, 2.0, -5.0]") in out
     # issue 26: the texts, exactly
@@ -165,9 +197,27 @@ def test_daume_page(run_page):
     assert "not excellent: w·x = -1, label -1" in out and "not terrible : w·x = +1" in out
     assert "twice as fast" in pathlib.Path(EXAMPLES / "plot_daume.py").read_text()
     for name, accuracy in [("decision tree", "1.00"), ("5 nearest neighbours", "1.00"),
-                           ("perceptron", "0.50")]:
+                           ("perceptron (pocket)", "0.62")]:
         assert f"{name:20s}: training accuracy {accuracy}" in out
-    assert figures == 7
+    # issue 31: the perceptron's line is drawn (the pocket's; the last weights call every
+    # point negative, their line outside the square)
+    assert "the plain perceptron's last weights: training accuracy 0.50, stopped by 'tol'" \
+        in out
+    # issue 31: the breast cancer rows can be separated (the page said they could not)
+    assert "separable: True; after 10 epochs (max_iter): training accuracy 0.979" in out
+    # issue 31: the neuron (Figs. 4.1, 4.2) and the dot product (Fig. 4.5)
+    assert ("inputs [1.0, 1.0, 1.0], weights [2.0, 2.0, -5.0], products [2.0, 2.0, -5.0], "
+            "sum -1, bias -1: a = -2, fires: False") in out
+    assert ("u·v = 0.734 (0 updates); a = [0.5872, 0.4404], ‖a‖ = 0.734; "
+            "b = [-0.2172, 0.2896], ‖b‖ = 0.362; a·b = 0.000") in out
+    # issue 31: Fig. 4.3's sweet spot in the mean of 20 splits
+    sweet = re.search(r"20 splits, averaged perceptron: test error ([\d.]+) at epoch 1, "
+                      r"([\d.]+) at epoch (\d+) \(the least\), ([\d.]+) at epoch 30; "
+                      r"training error ([\d.]+) at epoch \d+, ([\d.]+) at epoch 30", out)
+    first, least, epoch, last, train_then, train_last = sweet.groups()
+    assert (least, epoch, last) == ("0.0269", "4", "0.0284")
+    assert float(first) > float(least) < float(last) and float(train_last) < float(train_then)
+    assert figures == 10
 
 
 def test_sequence_tagging_page(run_page):

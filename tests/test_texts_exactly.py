@@ -178,3 +178,44 @@ def test_the_sentiment_example_and_its_conjunctions():
     lifted = pairwise_conjunctions().fit_transform(reviews)
     assert is_linearly_separable(lifted, labels)
     assert Perceptron(shuffle="none").fit(lifted, labels).score(lifted, labels) == 1.0
+
+
+# ------------------------------------------------------------ issue 31
+
+
+def test_kowalczyk_listing_17_one_update_changes_the_prediction():
+    """Code Listing 17: x = (1, 2, 7), y = −1, w = (4, 5, 3): predicted 1 (w·x = 35);
+    w ← w + y x = (3, 3, −4), then predicted −1 (w·x = −19)."""
+    x = [[1.0, 2.0, 7.0]]
+    model = Perceptron(init=[4.0, 5.0, 3.0], fit_intercept=False, shuffle="none",
+                       record=True).partial_fit(x, [-1], classes=[-1, 1])
+    assert model.trace_.activation.tolist() == [35.0]
+    assert model.trace_.update.tolist() == [-1.0] and model.n_updates_ == 1
+    assert model.coef_[0].tolist() == [3.0, 3.0, -4.0]
+    assert model.decision_function(x).tolist() == [-19.0]
+    assert model.predict(x).tolist() == [-1]
+
+
+def test_the_blogs_run_converges_after_7_iterations_with_seed_581():
+    """The Data Science Lab's run: 20 points under a random target line, PLA from zeros,
+    "converges after 7 iterations", E_out about 6 % (the blog's 0.0598200)."""
+    from rosenblatt.metrics import exact_out_of_sample_error
+
+    rng = np.random.RandomState(581)
+    X, y, target = make_target_line(20, random_state=rng)
+    model = PLA(random_state=rng, record=True).fit(X, y)
+    assert model.n_updates_ == 7 and len(model.trace_) == 7 and model.converged_
+    assert model.score(X, y) == 1.0
+    e_out = exact_out_of_sample_error(target, np.r_[model.intercept_, model.coef_[0]])
+    assert round(e_out, 4) == 0.0596
+
+
+@pytest.mark.parametrize("cls", [Perceptron, AveragedPerceptron, VotedPerceptron],
+                         ids=lambda cls: cls.__name__)
+def test_running_all_maxiter_epochs_on_purpose_does_not_warn(cls):
+    """Daumé's Algorithms 5 and 7 run all MaxIter epochs: asked for, and converged."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model = cls(max_iter=50, tol=None, stop_mistake_free=False, shuffle="none").fit(
+            AND_X, AND_Y)
+    assert model.converged_ and model.n_iter_ == 50

@@ -16,6 +16,7 @@ from ._online import online_epoch
 from ._residuals import LINEAR_UNIT, PERCEPTRON, Residual
 from ._scoring import (
     activation,
+    add_weighted_rows,
     decision_function,
     decision_function_parallel,
     misclassified_rows,
@@ -29,6 +30,7 @@ __all__ = [
     "PERCEPTRON",
     "Residual",
     "activation",
+    "add_weighted_rows",
     "all_ones",
     "averaged_weights_finite",
     "batch_step",

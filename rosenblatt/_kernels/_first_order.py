@@ -385,13 +385,21 @@ def _alma_fold(w, b, fit_intercept, s):
 
 
 @register_jitable
-def _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log):
-    """:func:`alma_epoch` for ``p = 2``: the same arithmetic on ``w = s·v``."""
+def _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carry):
+    """:func:`alma_epoch` for ``p = 2``: the same arithmetic on ``w = s·v``.
+
+    ``carry`` (or ``None``: ``w`` is folded at the end) keeps ``(s, ‖v‖², 1)``
+    from one call to the next, ``w`` holding ``v`` between them, so that the
+    blocks of a file, each a call, do the arithmetic of one call over all their
+    rows; :func:`alma_unscale` folds it after the last."""
     w, b, seen, corrections = weights
     count = seen[0]
     extra = 1.0 if fit_intercept else 0.0
-    s = 1.0
-    vv = _state_sqnorm(w, b, fit_intercept)  # ‖v‖², the intercept's component included
+    if carry is not None and carry[2] != 0.0:
+        s, vv = carry[0], carry[1]
+    else:
+        s = 1.0
+        vv = _state_sqnorm(w, b, fit_intercept)  # ‖v‖², the intercept's component included
     n_mistakes = 0
     n_updates = 0
     n = epoch_length(X, order)
@@ -438,9 +446,20 @@ def _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log):
             if log is not None:
                 _log_step(log, n_updates, i, f, count)
             n_updates += 1
-    _alma_fold(w, b, fit_intercept, s)
+    if carry is None:
+        _alma_fold(w, b, fit_intercept, s)
+    else:
+        carry[0], carry[1], carry[2] = s, vv, 1.0
     seen[0] = count
     return n_mistakes, n_updates
+
+
+@jit
+def alma_unscale(w, b, fit_intercept, carry):
+    """Fold the scale ``s`` that :func:`alma_epoch` carried over its calls into ``w``."""
+    if carry[2] != 0.0:
+        _alma_fold(w, b, fit_intercept, carry[0])
+        carry[2] = 0.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -510,7 +529,7 @@ def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log):
 
 
 @jit
-def alma_epoch(X, y, sw, order, p, alpha, B, C, fit_intercept, weights, log):
+def alma_epoch(X, y, sw, order, p, alpha, B, C, fit_intercept, weights, log, carry=None):
     """One pass of ALMA_p(α; B, C) (Gentile 2001, Fig. 1) over the rows ``order``.
 
     ``p >= 2`` (float), ``q = p/(p − 1)``; the caller resolves ``B = None`` to
@@ -524,7 +543,7 @@ def alma_epoch(X, y, sw, order, p, alpha, B, C, fit_intercept, weights, log):
     made so far, is the paper's ``k − 1``). Returns ``(n_mistakes, n_updates)``.
     """
     if p == 2.0:
-        return _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log)
+        return _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carry)
     w, b, seen, corrections = weights
     count = seen[0]
     extra = 1.0 if fit_intercept else 0.0

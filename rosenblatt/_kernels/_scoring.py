@@ -88,9 +88,12 @@ def activation(X, i, w, b):
 
 
 @jit
-def squared_loss(X, y, sw, w, b):
-    """``E(w) = ½ Σ sw_i (y_i − w·x_i − b)²`` (the linear unit's loss)."""
-    total = 0.0
+def squared_loss(X, y, sw, w, b, start=0.0):
+    """``E(w) = ½ Σ sw_i (y_i − w·x_i − b)²`` (the linear unit's loss), added to
+    ``start``, the loss of the rows before (the blocks of a file, each added in
+    turn, give the loss of all their rows in memory, bit for bit: halving and
+    doubling are exact)."""
+    total = 2.0 * start
     n, natural_order = n_rows(X), np.empty(0, dtype=np.intp)
     for i in range(n):
         prefetch_ahead(X, natural_order, i, n, w)
@@ -98,3 +101,15 @@ def squared_loss(X, y, sw, w, b):
             residual = y[i] - (row_dot(X, i, w) + b)
             total += sw[i] * residual * residual
     return 0.5 * total
+
+
+@jit
+def add_weighted_rows(X, c, out, fit_intercept):
+    """``out[:d] += Σ_i c_i x_i`` and, with ``fit_intercept``, ``out[d] += Σ_i c_i``,
+    the rows added one after the other: the blocks of a file, each added in turn
+    into the same ``out``, give the sum over all their rows in memory, bit for bit."""
+    d = out.shape[0] - (1 if fit_intercept else 0)
+    for i in range(n_rows(X)):
+        row_axpy(X, i, out, c[i])
+        if fit_intercept:
+            out[d] += c[i]

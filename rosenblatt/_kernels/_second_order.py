@@ -771,7 +771,7 @@ def _log_rival_overload(log, k, rival):
 # ---------------------------------------------------------------------------
 
 @jit
-def second_order_epoch(X, y, sw, order, rule, fit_intercept, state, log):
+def second_order_epoch(X, y, sw, order, rule, fit_intercept, state, log, carry=None):
     """One pass of a two-class second-order rule over the rows ``order``.
 
     X: a dense C-contiguous array or a CSR triplet (:func:`~rosenblatt._validation.kernel_view`);
@@ -786,7 +786,11 @@ def second_order_epoch(X, y, sw, order, rule, fit_intercept, state, log):
     its decision value ``f = w·x + b`` before the update (as
     :func:`~._online.online_epoch` logs it; the margin is ``y f``) and its example
     number (1-based, over every epoch; see :func:`~._online._log_step`); arrays of
-    the epoch's length suffice.
+    the epoch's length suffice; carry: ``None`` (IELLIP's factor is folded into
+    ``cov`` at the end) or ``[factor, 1]`` kept from one call to the next, ``cov``
+    holding ``Σ / factor`` between them, so that the blocks of a file, each a
+    call, do the arithmetic of one call over all their rows
+    (:func:`second_order_unscale` folds it after the last).
 
     The form of ``Σ`` is that of ``state.cov``: (D, D) full, (D,) diagonal.
     Returns ``(mistakes, updates)``: the rows of positive weight with
@@ -798,6 +802,8 @@ def second_order_epoch(X, y, sw, order, rule, fit_intercept, state, log):
     bias, count, c_t = b[0], seen[0], c[0]
     # IELLIP's factors γ, folded into cov at the end (1 for every other rule)
     scale = 1.0
+    if carry is not None and carry[1] != 0.0:
+        scale = carry[0]
     n_mistakes = 0
     n_updates = 0
     n = epoch_length(X, order)
@@ -835,10 +841,22 @@ def second_order_epoch(X, y, sw, order, rule, fit_intercept, state, log):
                 n_updates += 1
         if rule.code == IELLIP:
             c_t *= rule.b
-    if scale != 1.0:
-        cov *= scale
+    if carry is None:
+        if scale != 1.0:
+            cov *= scale
+    else:
+        carry[0], carry[1] = scale, 1.0
     b[0], seen[0], c[0] = bias, count, c_t
     return n_mistakes, n_updates
+
+
+@jit
+def second_order_unscale(cov, carry):
+    """Fold the factor :func:`second_order_epoch` carried over its calls into ``cov``."""
+    if carry[1] != 0.0:
+        if carry[0] != 1.0:
+            cov *= carry[0]
+        carry[1] = 0.0
 
 
 @jit

@@ -55,6 +55,10 @@ class Learner(ABC):
     #: whether the rule needs :meth:`_finish_call` after the epochs of a call
     _finishes_calls = False
 
+    #: whether an epoch needs every row of a shard at once (a shard streamed from
+    #: files then stacks its blocks and keeps them)
+    _needs_every_row = False
+
     #: whether ``on_epoch`` callbacks are called after each epoch (PLA calls them
     #: after each update itself)
     _reports_epochs = True
@@ -168,9 +172,12 @@ class Learner(ABC):
         ``updates`` updates."""
         return False
 
-    def _scores(self, problem, data):
+    def _scores(self, problem, data, totals):
         """Hook: numbers about the current weights on ``data`` that add up over
-        shards and that :meth:`_stop` (or :meth:`_begin`) reads."""
+        blocks and shards and that :meth:`_stop` (or :meth:`_begin`) reads:
+        ``totals`` holds them over the shard's blocks before ``data``, and the
+        hook returns them with ``data``'s rows added (in row order where the
+        rounding would tell)."""
         return {}
 
     def _begin(self, problem, scores):

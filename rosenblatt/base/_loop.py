@@ -124,8 +124,10 @@ def train(learner, problems, shards, backend, *, epochs, partial, mixing="unifor
                 running.remove(p)
         if record is not None:
             record.add(updates, mu, time.perf_counter() - started)
-    for p in running:  # the epochs ran out before the rule was met
-        problems[p].stop_reason = "partial_fit" if partial else "max_iter"
+    for p in running:  # the epochs ran out: after the rule was met (stop_mistake_free=False
+        # runs on), or before
+        problems[p].stop_reason = "mistake_free" if problems[p].converged else \
+            "partial_fit" if partial else "max_iter"
     if learner._finishes_calls:  # only rules that cannot be mixed: one shard
         finished = backend.map(shard_finish, shards, learner, dict(enumerate(problems)),
                                hold_out, not in_place)

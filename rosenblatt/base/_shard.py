@@ -226,8 +226,7 @@ def shard_scores(shard, learner, problems, hold_out):
     def one(p):
         problem, total = problems[p], {}
         for data, _ in shard.blocks(learner, p, problem, hold_out):
-            for name, value in learner._scores(problem, data).items():
-                total[name] = total.get(name, 0.0) + value
+            total.update(learner._scores(problem, data, total))
         if hold_out:
             X, y, sw = shard.held_out_data(learner, p, problem, hold_out)
             total["held_out_errors"] = learner._problem_errors(problem, X, y, sw)

@@ -81,8 +81,9 @@ class MistakeStop:
         return updates is not None and self._confirms_on_weights(problem) and \
             self._epoch_mistakes(problem, updates) == 0
 
-    def _scores(self, problem, data):
-        return {"training_errors": self._problem_errors(problem, data.X, data.y, data.sw)}
+    def _scores(self, problem, data, totals):
+        return {"training_errors": totals.get("training_errors", 0.0)
+                + self._problem_errors(problem, data.X, data.y, data.sw)}
 
     def _mistake_free(self, problem, end):
         """Whether the epoch made no mistake (confirmed on the published weights

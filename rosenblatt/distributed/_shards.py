@@ -66,7 +66,11 @@ class FileShard:
     ``[seed, file, block, epoch]`` for the rows: ``"once"`` keeps epoch 1's),
     so that a model file that keeps the seed and the epoch count resumes them.
     Each block is checked as ``fit`` checks ``X`` (finite values, CSR structure,
-    duplicate entries summed); errors name the file and its lines.
+    duplicate entries summed); errors name the file and its lines. A rule whose
+    epoch needs every row at once (``_needs_every_row``: the kernel perceptron,
+    which keeps ``f`` on each row and grows it by a kernel column at each
+    mistake) gets the blocks stacked, read once and kept in memory: its epoch
+    is then the in-memory one, rows and row orders alike.
     ``on_block``, when set, is called after each block of an epoch (a progress
     bar).
     """
@@ -149,10 +153,26 @@ class FileShard:
             raise ValueError("early_stopping holds rows out of shards kept in memory; with "
                              "files read in blocks use early_stopping=False.")
         key = self._key(problem)
+        if learner._needs_every_row:
+            yield self._whole(learner, p), RowStream(key, self._cache)
+            return
         for number, block, X, codes, sw in self._read(learner, problem):
             y = learner._problem_targets(codes)[p]
             yield (TrainingData(X, kernel_view(X), y, sw),
                    RowStream(key + [number + 1, block + 1], self._cache))
+
+    def _whole(self, learner, p):
+        """Every block stacked, read once and kept: for a rule whose epoch needs
+        every row at once (the dual form keeps ``f`` on each)."""
+        if "whole" not in self._cache:
+            parts = list(self._read())
+            X = [part[2] for part in parts]
+            X = sp.vstack(X, format="csr") if sp.issparse(X[0]) else np.concatenate(X)
+            codes = np.concatenate([part[3] for part in parts])
+            self._cache["whole"] = (X, kernel_view(X), codes,
+                                    np.concatenate([part[4] for part in parts]))
+        X, view, codes, sw = self._cache["whole"]
+        return TrainingData(X, view, learner._problem_targets(codes)[p], sw)
 
 
 def class_counts(shard, n_classes):

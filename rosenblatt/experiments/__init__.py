@@ -3,6 +3,7 @@
 
 from ._and_epochs import and_epochs
 from ._epochs_curve import epochs_curve
+from ._gradient_descent import gradient_descent
 from ._iris_restarts import iris_restarts
 from ._margin_bound import margin_bound
 from ._permutation import permutation
@@ -19,6 +20,7 @@ EXPERIMENTS = {
     "permutation": permutation,
     "variants": variants,
     "margin_bound": margin_bound,
+    "gradient_descent": gradient_descent,
 }
 
 __all__ = ["EXPERIMENTS", "ExperimentResult", *EXPERIMENTS]

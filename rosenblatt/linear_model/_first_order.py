@@ -227,13 +227,13 @@ class FirstOrderLearner(Traced, ErrorFreeStop, LinearLearner):
                 problem.recorder = self._new_recorder(*problem.published(), problem.classes)
         return problems
 
-    def _run(self, problem, data, order, kernel, params, weights):
+    def _run(self, problem, data, order, kernel, params, weights, carry=()):
         """One epoch of ``kernel(X, y, sw, order, *params, fit_intercept, weights,
-        log)``: counts its mistakes and returns its updates (with a trace, see
-        :func:`run_traced`)."""
+        log, *carry)``: counts its mistakes and returns its updates (with a trace,
+        see :func:`run_traced`)."""
         def call(order, log):
             return kernel(data.Xk, data.y, data.kernel_sw, order, *params, self.fit_intercept,
-                          weights, log)
+                          weights, log, *carry)
 
         if problem.recorder is None:
             n_mistakes, n_updates = call(order, None)
@@ -314,10 +314,21 @@ class ALMALearner(FirstOrderLearner):
 
     def _epoch(self, problem, data, order):
         B = 1.0 / self.alpha if self.B is None else float(self.B)
+        carry = ()
+        if self.p == 2.0 and problem.recorder is None:  # w = s·v over the epoch's blocks
+            if getattr(problem, "_carry", None) is None:
+                problem._carry = np.zeros(3)
+            carry = (problem._carry,)
         return self._run(problem, data, order, _first_order.alma_epoch,
                          (float(self.p), float(self.alpha), B, float(self.C)),
                          (problem.coef, problem.intercept, problem.seen,
-                          problem.state.corrections))
+                          problem.state.corrections), carry)
+
+    def _epoch_end(self, problem):
+        if getattr(problem, "_carry", None) is not None:
+            _first_order.alma_unscale(problem.coef, problem.intercept, self.fit_intercept,
+                                      problem._carry)
+            problem._carry = None
 
 
 class OnlineGradientDescentLearner(FirstOrderLearner):

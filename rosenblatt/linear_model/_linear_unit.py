@@ -10,7 +10,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.extmath import row_norms
 
 from .. import _kernels
-from ._batch import OneStepPerEpoch, steps_add
+from .._validation import kernel_view
 from ..base import (
     NATURAL_ORDER,
     LinearLearner,
@@ -22,6 +22,7 @@ from ..base import (
 )
 from ..base._file_form import Count, Floats, Number, Numbers, OnePerProblem, Optional, Tuple
 from ..base._registry import register
+from ._batch import OneStepPerEpoch, steps_add
 
 #: Loss growth (over the starting loss) taken as divergence for the SGD solver.
 _SGD_BLOW_UP = 100.0
@@ -88,8 +89,10 @@ class SquaredLossStop:
     def _needs_scores(self, problem, updates):
         return self.tol is not None and (updates is not None or problem.state.start_loss is None)
 
-    def _scores(self, problem, data):
-        return {"loss": _loss(problem, data)} if self.tol is not None else {}
+    def _scores(self, problem, data, totals):
+        if self.tol is None:
+            return {}
+        return {"loss": _loss(problem, data, totals.get("loss", 0.0))}
 
     def _begin(self, problem, scores):
         problem.state.begin(scores["loss"], problem.coef, problem.intercept)
@@ -369,19 +372,9 @@ class LinearUnit(OnlineMixin, LinearModel, PerceptronClassifier):
     _learner_class = LinearUnitLearner
 
 
-def _loss(problem, data):
-    return _kernels.squared_loss(data.Xk, data.y, data.sw, problem.coef, problem.intercept[0])
-
-
-def gram_product(X, weights, fit_intercept, vector):
-    """``X̃ᵀ diag(weights) X̃ v`` for ``X̃`` = X with a column of ones (last) when
-    ``fit_intercept``. A sum over rows: the products of row blocks add up."""
-    n_features = X.shape[1]
-    vector = np.ravel(vector)
-    coef, bias = vector[:n_features], (vector[n_features] if fit_intercept else 0.0)
-    scaled = weights * (np.asarray(X @ coef).ravel() + bias)
-    product = np.asarray(X.T @ scaled).ravel()
-    return np.concatenate([product, [scaled.sum()]]) if fit_intercept else product
+def _loss(problem, data, start=0.0):
+    return _kernels.squared_loss(data.Xk, data.y, data.sw, problem.coef, problem.intercept[0],
+                                 start)
 
 
 def largest_eigenvalue(gram, size):
@@ -440,9 +433,16 @@ def column_scales(parts, fit_intercept):
 
 
 def gram_part(shard, fit_intercept, vector):
-    """A shard's part of ``X̃ᵀ diag(sw) X̃ v`` (the batch solver's stable step)."""
-    return in_order_sum([gram_product(X, sw, fit_intercept, vector)
-                         for X, sw in shard.weighted_rows()])
+    """A shard's part of ``X̃ᵀ diag(sw) X̃ v`` (the batch solver's stable step),
+    its rows added in order into one sum whatever its blocks."""
+    vector = np.ravel(vector)
+    out = np.zeros(len(vector))
+    for X, sw in shard.weighted_rows():
+        n_features = X.shape[1]
+        bias = vector[n_features] if fit_intercept else 0.0
+        scaled = sw * (np.asarray(X @ vector[:n_features]).ravel() + bias)
+        _kernels.add_weighted_rows(kernel_view(X), scaled, out, fit_intercept)
+    return out
 
 
 def in_order_sum(parts):

@@ -281,8 +281,14 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
         weights = state.kernel_state(problem)
         log = update_log(data.n_rows) if recorder is not None else None
         start = copied(weights) if recorder is not None else None
+        carry = ()
+        if rule.code == so.IELLIP and recorder is None:  # Σ's factor over the epoch's blocks
+            if getattr(problem, "_carry", None) is None:
+                problem._carry = np.zeros(2)
+            carry = (problem._carry,)
         n_mistakes, n_updates = so.second_order_epoch(
-            data.Xk, data.y, data.kernel_sw, order, rule, self.fit_intercept, weights, log)
+            data.Xk, data.y, data.kernel_sw, order, rule, self.fit_intercept, weights, log,
+            *carry)
         state.count_mistakes(problem.n_iter, n_mistakes)
         if recorder is not None:
             rows, activations, positions = (column[:n_updates] for column in log)
@@ -297,6 +303,11 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
             recorder.add_snapshots(problem.n_iter, data.X, data.y, rows, activations,
                                    positions, coefs, intercepts)
         return n_updates
+
+    def _epoch_end(self, problem):
+        if getattr(problem, "_carry", None) is not None:
+            so.second_order_unscale(problem.state.kernel_state(problem).cov, problem._carry)
+            problem._carry = None
 
     def publish(self, problems):
         """Adds ``covariance_``: ``Σ`` without the bias entry, one per problem stacked

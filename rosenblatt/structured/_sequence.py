@@ -32,8 +32,8 @@ from .._validation import (
 )
 from ..base import Learner, PerceptronClassifier, Problem, RuleState, constraints
 from ..base._file_form import Floats
-from ..base._registry import register
 from ..base._linear import PARALLEL_SCORING_CELLS
+from ..base._registry import register
 from ..linear_model._averaged import Averaging
 from ._viterbi import sequence_epoch, viterbi_batch, viterbi_batch_parallel
 
@@ -203,10 +203,10 @@ class SequencePerceptron(PerceptronClassifier):
     n_examples_ : int
         Sentences seen, over every epoch and call (what the mean is over).
     converged_ : bool
-        Whether an epoch without a mistake was reached.
+        Whether the last epoch made no mistake (every sentence decoded right).
     stop_reason_ : str
-        Why training ended: ``"mistake_free"``, ``"max_iter"`` (with a
-        ``ConvergenceWarning``), or ``"partial_fit"`` after a ``partial_fit`` call.
+        ``"mistake_free"``, ``"max_iter"`` (Collins' fixed ``T`` epochs, the
+        usual end), ``"early_stopping"`` or ``"partial_fit"``.
     trace_ : SequenceTrace
         With ``record=True`` only.
 
