@@ -263,6 +263,19 @@ class Number(Declared):
         return value
 
 
+class Word(Declared):
+    """One of the strings ``words``."""
+
+    def __init__(self, words):
+        self.words = tuple(words)
+
+    def check(self, file, field, value, known=None):
+        if not isinstance(value, str) or value not in self.words:
+            file.fail(field, f"must be one of {', '.join(map(repr, self.words))}; got "
+                             f"{value!r}")
+        return value
+
+
 class Flag(Declared):
     """``true`` or ``false``."""
 

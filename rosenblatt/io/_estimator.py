@@ -28,11 +28,13 @@ from ..base._file_form import (
     FileContext,
     Flag,
     ModelFileError,
+    Word,
     describe,
     merged,
     whole,
 )
 from ..base._registry import estimator_class
+from ..base._stopping import STOP_REASONS
 from ._format import PREDICTION_ONLY_VERSION, FORMAT_VERSION, decode, encode, fail, get, put
 from ._training import holds_training_state, pack_problems, restore_training
 
@@ -44,7 +46,7 @@ _NOT_STORED = frozenset({"trace_"})
 
 #: what every learner publishes (see :meth:`~rosenblatt.base.Learner.publish`)
 _COUNTERS = {"n_iter_": Count(), "n_updates_": Count(), "n_examples_": Count(),
-             "converged_": Flag()}
+             "converged_": Flag(), "stop_reason_": Word(STOP_REASONS)}
 
 
 def published_form(cls):
