@@ -68,6 +68,41 @@ class ColumnCache:
         self._row_in[slots], self.column_of[rows], self.last_used[slots] = rows, slots, now
 
 
+def matching_rows(X, support):
+    """For each row of ``X``, the first row of ``support`` with the same values
+    (dense or CSR alike), or -1.
+
+    >>> matching_rows(np.array([[1., 2], [0, 0], [1, 2]]), np.array([[0., 0], [1, 2]])).tolist()
+    [1, 0, 1]
+    """
+    slots = np.full(X.shape[0], -1, dtype=np.int64)
+    if support is None or support.shape[0] == 0:
+        return slots
+    first = {}
+    for slot, key in enumerate(_row_keys(support)):
+        first.setdefault(key, slot)
+    for row, key in enumerate(_row_keys(X)):
+        slots[row] = first.get(key, -1)
+    return slots
+
+
+def _row_keys(X):
+    """Each row's values as a hashable key, the same for a dense row and its CSR twin."""
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+        X.sort_indices()
+        for i in range(X.shape[0]):
+            start, stop = X.indptr[i], X.indptr[i + 1]
+            data = np.asarray(X.data[start:stop], dtype=np.float64)
+            kept = data != 0
+            yield (X.indices[start:stop][kept].astype(np.int64).tobytes(), data[kept].tobytes())
+        return
+    X = np.asarray(X, dtype=np.float64)
+    for row in X:
+        nonzero = np.flatnonzero(row)
+        yield (nonzero.astype(np.int64).tobytes(), row[nonzero].tobytes())
+
+
 @dataclass
 class DualState(RuleState):
     """One problem in dual form: ``f(x) = Σᵢ dualᵢ K(svᵢ, x) + b``, and every mistake
@@ -97,10 +132,13 @@ class DualState(RuleState):
                   "(e.g. rosenblatt.preprocessing.degree2_products)")
 
     def begin_call(self, X, intercept, gram):
-        """``f`` on the rows of ``X``, computed once per call."""
+        """``f`` on the rows of ``X``, computed once per call; a row equal to a
+        support vector of an earlier call is that support vector (a resumed run
+        or a stream meeting a row again adds to its coefficient: the same
+        function, no second copy of the row)."""
         if self._X is not X:
             self._X, self._f = X, self.decision(X, intercept, gram)
-            self._slot_of_row = np.full(X.shape[0], -1, dtype=np.int64)
+            self._slot_of_row = matching_rows(X, self.support)
             self._cache = None
         return self._f
 
