@@ -61,12 +61,7 @@ def test_the_texts_separable_data_end_separated_with_the_defaults(cls):
             assert (model.predict(CORNERS) == labels).all(), (gate, seed)
 
 
-@pytest.mark.parametrize("cls", [
-    pytest.param(cls, marks=pytest.mark.xfail(
-        reason="issue 31, open: on some sets of tiny margin the mean lags the running "
-               "weights for more than max_iter=1000 epochs (it warns, honestly)",
-        raises=ConvergenceWarning)) if cls is AveragedPerceptron else cls
-    for cls in MISTAKE_DRIVEN], ids=lambda c: c.__name__)
+@pytest.mark.parametrize("cls", MISTAKE_DRIVEN, ids=lambda c: c.__name__)
 def test_random_separable_sets_end_separated(cls):
     for seed in range(12):
         X, y = random_separable(seed)
