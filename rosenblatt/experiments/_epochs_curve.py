@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..inspection._curves import models_per_epoch
+from ..inspection import models_per_epoch
 from ..linear_model import AveragedPerceptron, Perceptron
 from ._real_data import split
 from ._result import ExperimentResult, check_counts, progress
