@@ -206,3 +206,29 @@ def test_no_epoch_loop_or_stopping_decision_outside_the_loop_module():
                             "partial_fit":
                         offenders.append(f"{relative}:{inner.lineno} loops over partial_fit")
     assert offenders == []
+
+
+@pytest.mark.parametrize("model", ["perceptron", "averaged", "arow", "linear_unit", "kernel"])
+def test_the_command_line_in_blocks_trains_as_in_memory(model, tmp_path, capsys):
+    """Before: --chunk-size ran max_iter passes of partial_fit with its own stop
+    and wrote other weights than the same command without it."""
+    from rosenblatt.cli import main
+    from rosenblatt.io import load
+
+    rng = np.random.RandomState(2)
+    X = rng.randn(150, 4)
+    y = (X @ [1.0, -1.0, 0.5, 0.0] + 0.4 * rng.randn(150) > 0).astype(int)
+    data = tmp_path / "d.csv"
+    np.savetxt(data, np.column_stack([X, y]), delimiter=",", header="a,b,c,d,y", comments="")
+    common = ["train", str(data), "--model", model, "--set", "shuffle='none'", "--set",
+              "random_state=0", "--quiet"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        assert main(common + ["-o", str(tmp_path / "whole.npz")]) == 0
+        assert main(common + ["--chunk-size", "40", "-o", str(tmp_path / "blocks.npz")]) == 0
+    capsys.readouterr()
+    whole, blocks = load(tmp_path / "whole.npz"), load(tmp_path / "blocks.npz")
+    for name in FITTED:
+        if hasattr(whole, name):
+            np.testing.assert_array_equal(getattr(blocks, name), getattr(whole, name),
+                                          err_msg=name)
