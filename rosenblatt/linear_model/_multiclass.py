@@ -139,7 +139,7 @@ class MulticlassPerceptron(OnlineMixin, MulticlassLinearModel, PerceptronClassif
         Share of rows held out for early stopping.
     n_iter_no_change : int, default=5
         Epochs without improvement before stopping: of the held-out accuracy
-        with ``early_stopping``, else of the training loss when ``tol`` is set.
+        with ``early_stopping``, else of the epoch's training mistakes when ``tol`` is set.
 
     Attributes
     ----------
