@@ -232,3 +232,18 @@ def test_the_command_line_in_blocks_trains_as_in_memory(model, tmp_path, capsys)
         if hasattr(whole, name):
             np.testing.assert_array_equal(getattr(blocks, name), getattr(whole, name),
                                           err_msg=name)
+
+
+@pytest.mark.parametrize("one_shot", [False, True])
+def test_mixing_shards_that_contradict_each_other_does_not_converge(one_shot):
+    """Each shard alone is separable (one says +1 where the other says -1): the
+    mixed model separates neither, and says so."""
+    from rosenblatt.distributed import ParameterMixing
+
+    X = np.array([[1.0, 2], [2, 1], [1.0, 2], [2, 1]])
+    y = np.array([1, 0, 0, 1])
+    mixed = ParameterMixing(Perceptron(shuffle="none", random_state=0), n_shards=2,
+                            shard_rows="contiguous",
+                            strategy="one_shot" if one_shot else "iterative",
+                            client="threads").fit(X, y)
+    assert not mixed.converged_
