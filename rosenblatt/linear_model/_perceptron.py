@@ -278,8 +278,9 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
     With ``shuffle="none"``, zero start and ``eta=1`` it equals scikit-learn's
     ``Perceptron(shuffle=False, tol=None)`` on dense data (scikit-learn's
     sparse path shrinks the intercept step; ours treats CSR exactly as dense),
-    and with ``stop_mistake_free=False`` its ``Perceptron(shuffle=False)``,
-    whose only stopping rule is ``tol``'s.
+    epoch for epoch. With ``tol`` the two stop at different epochs: scikit-learn
+    watches the perceptron loss, which a mistake at an activation of exactly 0
+    does not raise and which scales with ``X``; this rule watches the mistakes.
 
     References
     ----------

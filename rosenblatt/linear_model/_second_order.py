@@ -264,6 +264,9 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
         for problem in problems:
             check_continues(self, problem, problem.coef.shape[-1])
 
+    def _confirms_on_weights(self, problem):
+        return True  # the rules update rows they classify right (a margin, a confidence)
+
     def _epoch(self, problem, data, order):
         state, recorder, rule = problem.state, problem.recorder, self._rule()
         weights = state.kernel_state(problem)
@@ -328,6 +331,12 @@ def check_continues(learner, problem, n_features):
 class SecondOrderPerceptronLearner(SecondOrderLearner):
     def _rule(self):
         return so.second_order_rule("sop")
+
+    def _separable_data_converge(self, problem):
+        return True  # a perceptron-like mistake bound on separable data
+
+    def _confirms_on_weights(self, problem):
+        return False  # it updates on mistakes only
 
 
 class ConfidenceWeightedLearner(SecondOrderLearner):
@@ -495,9 +504,6 @@ class SecondOrderPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     >>> model.n_mistakes_.tolist(), model.predict(X).tolist()
     ([2, 3, 0], [-1, -1, -1, 1])
     """
-
-    def _separable_data_converge(self, problem):
-        return True  # a perceptron-like mistake bound on separable data
 
     _PARAMETERS = ("a",) + SHARED_PARAMETERS + ("n_jobs",)
     _parameter_constraints = constraints(_PARAMETERS, **SHARED_CONSTRAINTS)
