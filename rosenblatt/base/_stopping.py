@@ -53,11 +53,10 @@ class EpochEnd:
 class MistakeStop:
     """Learner mixin: the stopping rule above (see the module docstring).
 
-    A rule tells what its mistakes are (:meth:`_epoch_mistakes`: its updates,
-    unless it counts mistakes apart), whether a mistake-free epoch is confirmed
-    on the published weights (:meth:`_confirms_on_weights`), and whether the convergence theorem holds for it
-    (:meth:`_separable_data_converge`, which enables the separability check).
-    """
+    A rule tells what its mistakes are (:meth:`_epoch_mistakes`: its updates, unless it counts
+    mistakes apart), whether a mistake-free epoch is confirmed on the published weights
+    (:meth:`_confirms_on_weights`), and whether the convergence theorem holds for it
+    (:meth:`_separable_data_converge`, which enables the separability check). """
 
     def _score_tol(self):
         """Early stopping's improvement threshold: ``tol`` (see ``_held_out_stalled``)."""

@@ -195,15 +195,14 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
         ``ConvergenceWarning``.
     tol : float or None, default=1e-3
         The stopping rule for data that do not reach a mistake-free epoch
-        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have
-        not fallen below the fewest so far by ``tol × n_samples`` for
-        ``n_iter_no_change`` epochs in a row (on a9a after 7 to 9 epochs; scikit-learn's ``Perceptron`` stops after 6 to 9), unless a linear
-        program finds the rows separable (checked once, on data of up to
-        250,000 values), in which case the run goes on to the mistake-free
-        epoch the convergence theorem promises. Mistakes, unlike the perceptron
-        loss scikit-learn's ``tol`` watches, count an activation of exactly 0
-        and do not change when ``X`` is scaled. ``None``: no such rule (the
-        texts), only ``stop_mistake_free`` and ``max_iter``.
+        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have not fallen
+        below the fewest so far by ``tol × n_samples`` for ``n_iter_no_change`` epochs in a row
+        (on a9a after 7 to 11 epochs; scikit-learn's after 6 to 9), unless a linear program
+        finds the rows separable (checked once, on data of up to 250,000 values), in which case
+        the run goes on to the mistake-free epoch the convergence theorem promises. Mistakes,
+        unlike the perceptron loss scikit-learn's ``tol`` watches, count an activation of
+        exactly 0 and do not change when ``X`` is scaled. ``None``: no such rule (the texts),
+        only ``stop_mistake_free`` and ``max_iter``.
     stop_mistake_free : bool, default=True
         Stop after the first epoch without a mistake (Ahmed & Pavlu, and CISC
         271's "missed" flag), whether or not ``tol`` is set; later epochs would

@@ -376,8 +376,10 @@ class SoftConfidenceWeightedLearner(SecondOrderLearner):
 
 
 #: the parameters every second-order estimator ends with
-SHARED_PARAMETERS = ("covariance", "fit_intercept", "max_iter", "tol", "n_iter_no_change", "shuffle", "random_state",
-                     "record", "class_weight", "warm_start")
+SHARED_PARAMETERS = (
+    "covariance", "fit_intercept", "max_iter", "tol", "n_iter_no_change", "shuffle",
+    "random_state", "record", "class_weight", "warm_start",
+)
 POSITIVE = [Interval(Real, 0, None, closed="neither")]
 CONFIDENCE = [Interval(Real, 0.5, 1, closed="neither")]
 SHARED_CONSTRAINTS = {"covariance": [StrOptions({"full", "diagonal"})], "a": POSITIVE}
@@ -417,15 +419,13 @@ class SecondOrderPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         row (its entry is the last of ``A``). False: the boundary passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (the papers' algorithms are one pass:
-        ``max_iter=1``). Training stops by the stopping rule of the
-        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
-        without a mistake (``y f <= 0``, counted as each row is met, before its
-        update); or when the epoch's mistakes have not fallen by
-        ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows separable (on data of up
-        to 250,000 values), where the rule's mistake bound promises a
-        mistake-free epoch.
-        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
-        warns (``ConvergenceWarning``).
+        ``max_iter=1``). Training stops by the stopping rule of the mistake-driven rules
+        (:mod:`rosenblatt.base._stopping`): after an epoch without a mistake (``y f <= 0``,
+        counted as each row is met, before its update); or when the epoch's mistakes have not
+        fallen by ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program
+        finds the rows separable (on data of up to 250,000 values), where the rule's mistake
+        bound promises a mistake-free epoch. ``stop_reason_`` says which; a run that reaches
+        ``max_iter`` first warns (``ConvergenceWarning``).
     tol : float or None, default=1e-3
         The stall threshold above, as a share of the rows. ``None``: stop only
         at a mistake-free epoch or ``max_iter``.

@@ -275,7 +275,7 @@ class VotedPerceptron(OnlineMixin, EpochRuleParameters, LinearModel, PerceptronC
         The stopping rule for data that do not reach a mistake-free epoch
         (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have
         not fallen below the fewest so far by ``tol × n_samples`` for
-        ``n_iter_no_change`` epochs in a row (on a9a after 7 to 9 epochs), unless a linear
+        ``n_iter_no_change`` epochs in a row (on a9a after 7 to 11 epochs), unless a linear
         program finds the rows separable (checked once, on data of up to
         250,000 values), in which case the run goes on to the mistake-free
         epoch the convergence theorem promises. Mistakes, unlike the perceptron
