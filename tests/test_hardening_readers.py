@@ -184,11 +184,21 @@ def test_no_chunk_size_but_a_positive_whole_number_is_taken(tmp_path, size):
 
 
 @settings(**BOUNDED)
-@given(n_epochs=st.one_of(st.integers(max_value=0), st.floats(allow_nan=True), st.none(),
+@given(n_epochs=st.one_of(st.integers(max_value=0), st.floats(allow_nan=True),
                           st.booleans()))
 def test_no_number_of_epochs_but_a_positive_whole_number_is_taken(tmp_path, n_epochs):
     with pytest.raises(ValueError, match=r"n_epochs must be a whole number.*1 or more"):
         fit_chunks(Perceptron(), ChunkedFile(small_npy(tmp_path), 1), n_epochs=n_epochs)
+
+
+def test_no_number_of_epochs_is_the_models_max_iter_and_its_stopping_rule(tmp_path):
+    # n_epochs=None (the default since fit_chunks runs the training loop): up to max_iter
+    # epochs, stopped by the model's own rule, as fit stops
+    chunks = ChunkedFile(small_npy(tmp_path), 1)
+    model = fit_chunks(Perceptron(shuffle="none", max_iter=50), chunks, n_epochs=None)
+    fitted = Perceptron(shuffle="none", max_iter=50).fit([[1.0, 2], [3, 4]], [0, 1])
+    assert model.n_iter_ == fitted.n_iter_ < 50
+    assert model.stop_reason_ == fitted.stop_reason_ == "mistake_free"
 
 
 def test_a_training_error_names_the_file_and_the_lines(tmp_path):

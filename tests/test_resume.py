@@ -288,10 +288,7 @@ def write_csv(path, X, y):
 
 
 @pytest.mark.parametrize("model_name, cls_name", [("averaged", "AveragedPerceptron"),
-                                                  pytest.param("kernel", "KernelPerceptron",
-                                                               marks=pytest.mark.xfail(
-    reason="issue 31, open: the kernel perceptron's dual state resumed from a file "
-           "differs from the uninterrupted run of the same epochs (3 classes)")),
+                                                  ("kernel", "KernelPerceptron"),
                                                   ("pocket", "PocketPerceptron")])
 def test_train_resume_continues_like_the_python_calls(model_name, cls_name, tmp_path, capsys):
     X, y = data(3, sparse=False)

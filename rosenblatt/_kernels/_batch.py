@@ -1,7 +1,5 @@
 """Batch epochs: one step from all rows at once (CISC 271 §30.2; Ahmed & Pavlu §3)."""
 
-import numpy as np
-
 from .._config import jit
 from ._online import _log_step
 from ._rows import n_rows, row_axpy, row_dot

@@ -157,6 +157,7 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
         ``bounds``, when the rows are tokens), in this process."""
         renumbering = learner.column_renumbering(self._problems, X, partial)
         shard = Shard(X, codes, weights, renumbering=renumbering, bounds=bounds)
+        learner._weighted_rows = weights is not None and bool(np.any(weights != weights[0]))
         try:
             learner.train(self._problems, [shard], ThreadBackend(), partial=partial)
         finally:  # an error or an interrupt too leaves the weights in their own numbering
@@ -165,12 +166,13 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
         self._end_call(learner, partial)
 
     def _train_on(self, shards, classes, n_features, *, resume=False, epochs=None,
-                  backend=None):
+                  backend=None, weighted=False):
         """Train on ``shards`` (rows in memory or files read in blocks) with the
         training loop and the learner's stopping rule: a new fit, or with
         ``resume`` the saved run's problems going on where they stopped, up to
         ``epochs`` more epochs (default: ``max_iter``). The shards' rows must
-        already be checked and their labels among ``classes``."""
+        already be checked and their labels among ``classes``; ``weighted``: their
+        rows weigh unequally (see the stopping rule)."""
         self._validate_params()
         backend = backend or ThreadBackend()
         if resume:
@@ -180,6 +182,7 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
             self.n_features_in_ = n_features
             vars(self).pop("feature_names_in_", None)
             learner = self._start_fit(np.asarray(classes), np.empty((0, n_features)), False)
+        learner._weighted_rows = weighted
         learner.train(self._problems, shards, backend, partial=False, epochs=epochs)
         self._end_call(learner, partial=False)
         return self

@@ -53,11 +53,10 @@ class EpochEnd:
 class MistakeStop:
     """Learner mixin: the stopping rule above (see the module docstring).
 
-    A rule tells what its mistakes are (:meth:`_epoch_mistakes`: its updates,
-    unless it counts mistakes apart), whether a mistake-free epoch is confirmed
-    on the published weights (:meth:`_confirms_on_weights`), and whether the convergence theorem holds for it
-    (:meth:`_separable_data_converge`, which enables the separability check).
-    """
+    A rule tells what its mistakes are (:meth:`_epoch_mistakes`: its updates, unless it counts
+    mistakes apart), whether a mistake-free epoch is confirmed on the published weights
+    (:meth:`_confirms_on_weights`), and whether the convergence theorem holds for it
+    (:meth:`_separable_data_converge`, which enables the separability check). """
 
     def _score_tol(self):
         """Early stopping's improvement threshold: ``tol`` (see ``_held_out_stalled``)."""
@@ -77,13 +76,30 @@ class MistakeStop:
         of the vote or the average grows)."""
         return False
 
+    #: whether the rows weigh unequally (sample or class weights): then the stall
+    #: reads the weighted training errors of the model after each epoch (a pass)
+    _weighted_rows = False
+
     def _needs_scores(self, problem, updates):
-        return updates is not None and self._confirms_on_weights(problem) and \
-            self._epoch_mistakes(problem, updates) == 0
+        if updates is None:
+            return False
+        if self._weighted_rows and self.tol is not None:
+            return True
+        return self._confirms_on_weights(problem) and self._epoch_mistakes(problem, updates) == 0
 
     def _scores(self, problem, data, totals):
         return {"training_errors": totals.get("training_errors", 0.0)
-                + self._problem_errors(problem, data.X, data.y, data.sw)}
+                + self._problem_errors(problem, data.X, data.y, data.sw),
+                "weight": totals.get("weight", 0.0) + float(np.sum(data.sw))}
+
+    def _stall_measure(self, problem, end):
+        """What the stall compares, and its scale: the epoch's mistakes and rows; with
+        unequal row weights, the weighted training errors of the model after the
+        epoch and the rows' total weight (a mistake on a row of weight 1000 is not
+        one on a row of weight 1e-4: class weights steer when the run ends)."""
+        if "weight" in end.scores and self._weighted_rows:
+            return end.scores["training_errors"], end.scores["weight"]
+        return self._epoch_mistakes(problem, end.updates), end.rows
 
     def _mistake_free(self, problem, end):
         """Whether the epoch made no mistake (confirmed on the published weights
@@ -107,8 +123,8 @@ class MistakeStop:
         without an improvement of ``tol × rows`` (the counters are not moved)."""
         if self.tol is None or getattr(self, "early_stopping", False):
             return False
-        mistakes = self._epoch_mistakes(problem, end.updates)
-        improved = mistakes < problem.fewest_mistakes - self.tol * end.rows
+        mistakes, scale = self._stall_measure(problem, end)
+        improved = mistakes < problem.fewest_mistakes - self.tol * scale
         return not improved and problem.n_no_improvement + 1 >= self.n_iter_no_change
 
     def _needs_certificate(self, problem, end):
@@ -126,8 +142,8 @@ class MistakeStop:
             problem.stop_reason = "mistake_free"
             return True
         stalled = self._stalls(problem, end)
-        mistakes = self._epoch_mistakes(problem, end.updates)
-        if self.tol is not None and mistakes < problem.fewest_mistakes - self.tol * end.rows:
+        mistakes, scale = self._stall_measure(problem, end)
+        if self.tol is not None and mistakes < problem.fewest_mistakes - self.tol * scale:
             problem.n_no_improvement = 0
         else:
             problem.n_no_improvement += 1

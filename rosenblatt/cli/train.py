@@ -263,8 +263,9 @@ def add_arguments(parser):
                              "state) on DATA, where its run stopped, and write the result to "
                              "--output. A model with partial_fit continues exactly as if it had "
                              "never been saved: up to --epochs more epochs (default: its "
-                             "max_iter), stopped by its own rule; pla, batch and pocket run a warm-start fit instead (a "
-                             "new run of max_iter epochs from the saved weights). --set and "
+                             "max_iter), stopped by its own rule; pla, batch and pocket run "
+                             "a warm-start fit instead (a new run of max_iter epochs from the "
+                             "saved weights). --set and "
                              "--tol change its parameters; DATA must have the model's features "
                              "and labels")
     parser.add_argument("--tol", type=_tol, default=None, metavar="TOL",

@@ -219,6 +219,7 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
         self.n_shards_ = len(shards)
         self.backend_ = backend.name
         record = MixingRecord(len(model._problems), len(shards))
+        learner._weighted_rows = sample_weight is not None or model.class_weight is not None
         if self.strategy == "one_shot":
             self._one_shot(model, learner, shards, backend, record)
         else:

@@ -137,7 +137,9 @@ class FileShard:
                     X = sum_duplicates(X)
                 codes = encode_labels(np.asarray(y), self.classes)
             except ValueError as error:
-                raise ValueError(f"{chunks.blocks_where(block)}: {error}") from error
+                epoch = "" if problem is None else f", epoch {problem.n_iter}"
+                raise ValueError(f"{chunks.blocks_where(block)} (block {block + 1}{epoch}): "
+                                 f"{error}") from error
             yield number, block, X, codes, self._weights(codes)
 
     def _weights(self, codes):

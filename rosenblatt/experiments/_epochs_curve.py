@@ -1,10 +1,8 @@
 """Daumé Fig. 4.3: training and test error against epochs, vanilla and averaged."""
 
-import warnings
-
 import numpy as np
-from sklearn.exceptions import ConvergenceWarning
 
+from ..inspection import models_per_epoch
 from ..linear_model import AveragedPerceptron, Perceptron
 from ._real_data import split
 from ._result import ExperimentResult, check_counts, progress
@@ -13,7 +11,8 @@ from ._result import ExperimentResult, check_counts, progress
 def epochs_curve(dataset="breast_cancer", n_epochs=30, *, n_splits=1, random_state=0,
                  show_progress=True):
     """Train and test error after each epoch for the perceptron and the averaged
-    perceptron (one ``partial_fit`` per epoch, rows re-permuted each time), averaged
+    perceptron (one fit of ``n_epochs`` epochs, rows re-permuted each time, scored
+    after each: :func:`~rosenblatt.inspection.models_per_epoch`), averaged
     over ``n_splits`` random 70/30 splits (split ``k`` and its models seeded by
     ``random_state + k``). Early stopping would stop at the epoch of least test
     error — in practice measured on held-out data; the table marks it.
@@ -72,12 +71,8 @@ def _one_split(dataset, n_epochs, random_state, show_progress):
     models = {"vanilla": Perceptron(random_state=random_state),
               "averaged": AveragedPerceptron(random_state=random_state)}
     errors = {name: ([], []) for name in models}
-    classes = np.unique(y_train)
-    for _ in progress(range(n_epochs), show_progress, "epochs_curve"):
-        for name, model in models.items():
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                model.partial_fit(X_train, y_train, classes=classes)
-            errors[name][0].append(1 - model.score(X_train, y_train))
-            errors[name][1].append(1 - model.score(X_test, y_test))
+    for name, model in progress(models.items(), show_progress, "epochs_curve"):
+        for fitted in models_per_epoch(model, X_train, y_train, n_epochs):
+            errors[name][0].append(1 - fitted.score(X_train, y_train))
+            errors[name][1].append(1 - fitted.score(X_test, y_test))
     return errors

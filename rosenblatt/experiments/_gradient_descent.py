@@ -11,9 +11,9 @@ from .._validation import check_random_state
 from ..linear_model import LinearUnit
 from ._result import ExperimentResult, check_counts, progress
 
-#: the step sizes tried (2^-10 to 2 by factors of √2), as multiples of each solver's ``eta="auto"`` step (``1/L``
-#: for batch, ``1/max‖x̃‖²`` for SGD): a step too large diverges or circles, one too
-#: small crawls, and the best lies in between
+#: the step sizes tried (2^-10 to 2 by factors of √2), as multiples of each solver's
+#: ``eta="auto"`` step (``1/L`` for batch, ``1/max‖x̃‖²`` for SGD): a step too large
+#: diverges or circles, one too small crawls, and the best lies in between
 FACTORS = tuple(2.0 ** (k / 2) for k in range(-20, 3))
 
 

@@ -2,11 +2,11 @@
 
 from ._animation import animate
 from ._boundary import BoundaryDisplay, boundary_segment
-from ._curves import EpochCurveDisplay, LossDisplay
+from ._curves import EpochCurveDisplay, LossDisplay, models_per_epoch
 from ._player import TracePlayer
 from ._regions import RegionsDisplay
 
 __all__ = [
     "BoundaryDisplay", "EpochCurveDisplay", "LossDisplay", "RegionsDisplay", "TracePlayer",
-    "animate", "boundary_segment",
+    "animate", "boundary_segment", "models_per_epoch",
 ]

@@ -1,5 +1,6 @@
 """Error per epoch, and the loss functions of the texts."""
 
+import copy
 import warnings
 
 import numpy as np
@@ -7,6 +8,7 @@ from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 
 from .. import theory
+from ..base import on_epoch
 
 
 class EpochCurveDisplay:
@@ -28,16 +30,13 @@ class EpochCurveDisplay:
 
     @classmethod
     def from_estimator(cls, estimator, X, y, X_test=None, y_test=None, *, n_epochs=20):
-        """Train a clone of ``estimator`` one ``partial_fit`` epoch at a time."""
+        """Fit a clone of ``estimator`` for ``n_epochs`` epochs and score the model
+        after each (see :func:`models_per_epoch`)."""
         if not hasattr(estimator, "partial_fit"):
             raise ValueError(f"{type(estimator).__name__} has no partial_fit: the curve needs "
                              "an online estimator (Perceptron, AveragedPerceptron, ...).")
-        model, classes = clone(estimator), np.unique(y)
         train, test = [], []
-        for _ in range(n_epochs):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", ConvergenceWarning)
-                model.partial_fit(X, y, classes=classes)
+        for model in models_per_epoch(estimator, X, y, n_epochs):
             train.append(1 - model.score(X, y))
             if X_test is not None:
                 test.append(1 - model.score(X_test, y_test))
@@ -56,6 +55,42 @@ class EpochCurveDisplay:
         ax.legend()
         self.ax_, self.figure_ = ax, ax.figure
         return self
+
+
+def models_per_epoch(estimator, X, y, n_epochs):
+    """The model after each of ``n_epochs`` epochs of one fit of a clone of
+    ``estimator`` (the training loop's ``on_epoch`` keeps each epoch's problems):
+    every epoch is run (``tol=None``, ``stop_mistake_free=False`` where the
+    estimator has them); a rule that stops by itself at a mistake-free epoch
+    keeps that model for the epochs after it. Yields the same model object,
+    its fitted attributes those of each epoch in turn.
+
+    >>> from rosenblatt import Perceptron
+    >>> from rosenblatt.datasets import make_boolean
+    >>> X, y = make_boolean("and")
+    >>> [m.n_iter_ for m in models_per_epoch(Perceptron(shuffle="none"), X, y, 3)]
+    [1, 2, 3]
+    """
+    model = clone(estimator)
+    settings = {"max_iter": n_epochs, "tol": None, "stop_mistake_free": False}
+    model.set_params(**{name: value for name, value in settings.items()
+                        if name in model.get_params()})
+    snapshots = []
+
+    def keep(problem):
+        if not snapshots or snapshots[-1][0] != problem.n_iter:
+            snapshots.append((problem.n_iter, {}))
+        snapshots[-1][1][problem.classes] = copy.deepcopy(problem)
+
+    with warnings.catch_warnings(), on_epoch(model, keep):
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(X, y)
+    learner, latest = model._learner(), {}
+    for epoch in range(1, n_epochs + 1):
+        if snapshots and snapshots[0][0] == epoch:
+            latest.update(snapshots.pop(0)[1])
+        vars(model).update(learner.publish([latest[p.classes] for p in model._problems]))
+        yield model
 
 
 class LossDisplay:

@@ -37,8 +37,10 @@ from ..base._registry import register
 from ._online import update_log
 
 #: The parameters every first-order rule shares, in the family's order.
-ONLINE_RULE_PARAMETERS = ("fit_intercept", "max_iter", "tol", "n_iter_no_change", "shuffle", "random_state", "record",
-                          "class_weight", "warm_start", "n_jobs")
+ONLINE_RULE_PARAMETERS = (
+    "fit_intercept", "max_iter", "tol", "n_iter_no_change", "shuffle", "random_state",
+    "record", "class_weight", "warm_start", "n_jobs",
+)
 
 _ADVICE = ("increase max_iter; on data that are not linearly separable no epoch is "
            "mistake-free, and the weights after max_iter epochs are the rule's answer")
@@ -447,14 +449,13 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
         passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (the papers' algorithms are one pass:
-        ``max_iter=1``). Training stops by the stopping rule of the
-        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
-        without a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
-        ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows separable (on data of up
-        to 250,000 values), where the rule's mistake bound promises a
-        mistake-free epoch.
-        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        ``max_iter=1``). Training stops by the stopping rule of the mistake-driven rules
+        (:mod:`rosenblatt.base._stopping`): after an epoch without a mistake (``y f <= 0``,
+        counted as each row is met, before its update) when the weights after it make none on
+        the training rows either; or when the epoch's mistakes have not fallen by ``tol ×
+        n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows
+        separable (on data of up to 250,000 values), where the rule's mistake bound promises a
+        mistake-free epoch. ``stop_reason_`` says which; a run that reaches ``max_iter`` first
         warns (``ConvergenceWarning``).
     tol : float or None, default=1e-3
         The stall threshold above, as a share of the rows. ``None``: stop only
@@ -603,14 +604,13 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
         passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (the papers' algorithms are one pass:
-        ``max_iter=1``). Training stops by the stopping rule of the
-        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
-        without a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
-        ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows separable (on data of up
-        to 250,000 values), where the rule's mistake bound promises a
-        mistake-free epoch.
-        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        ``max_iter=1``). Training stops by the stopping rule of the mistake-driven rules
+        (:mod:`rosenblatt.base._stopping`): after an epoch without a mistake (``y f <= 0``,
+        counted as each row is met, before its update) when the weights after it make none on
+        the training rows either; or when the epoch's mistakes have not fallen by ``tol ×
+        n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows
+        separable (on data of up to 250,000 values), where the rule's mistake bound promises a
+        mistake-free epoch. ``stop_reason_`` says which; a run that reaches ``max_iter`` first
         warns (``ConvergenceWarning``).
     tol : float or None, default=1e-3
         The stall threshold above, as a share of the rows. ``None``: stop only
@@ -759,13 +759,12 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
         passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (the papers' algorithms are one pass:
-        ``max_iter=1``). Training stops by the stopping rule of the
-        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
-        without a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
-        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
-        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
-        warns (``ConvergenceWarning``).
+        ``max_iter=1``). Training stops by the stopping rule of the mistake-driven rules
+        (:mod:`rosenblatt.base._stopping`): after an epoch without a mistake (``y f <= 0``,
+        counted as each row is met, before its update) when the weights after it make none on
+        the training rows either; or when the epoch's mistakes have not fallen by ``tol ×
+        n_samples`` for ``n_iter_no_change`` epochs. ``stop_reason_`` says which; a run that
+        reaches ``max_iter`` first warns (``ConvergenceWarning``).
     tol : float or None, default=1e-3
         The stall threshold above, as a share of the rows. ``None``: stop only
         at a mistake-free epoch or ``max_iter``.
@@ -910,13 +909,12 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
         (default): the paper's rule, whose threshold is the bias.
     max_iter : int, default=1000
         Largest number of epochs (the papers' algorithms are one pass:
-        ``max_iter=1``). Training stops by the stopping rule of the
-        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
-        without a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
-        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
-        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
-        warns (``ConvergenceWarning``).
+        ``max_iter=1``). Training stops by the stopping rule of the mistake-driven rules
+        (:mod:`rosenblatt.base._stopping`): after an epoch without a mistake (``y f <= 0``,
+        counted as each row is met, before its update) when the weights after it make none on
+        the training rows either; or when the epoch's mistakes have not fallen by ``tol ×
+        n_samples`` for ``n_iter_no_change`` epochs. ``stop_reason_`` says which; a run that
+        reaches ``max_iter`` first warns (``ConvergenceWarning``).
     tol : float or None, default=1e-3
         The stall threshold above, as a share of the rows. ``None``: stop only
         at a mistake-free epoch or ``max_iter``.
@@ -1067,13 +1065,12 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
         passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (the papers' algorithms are one pass:
-        ``max_iter=1``). Training stops by the stopping rule of the
-        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
-        without a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
-        ``tol × n_samples`` for ``n_iter_no_change`` epochs.
-        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
-        warns (``ConvergenceWarning``).
+        ``max_iter=1``). Training stops by the stopping rule of the mistake-driven rules
+        (:mod:`rosenblatt.base._stopping`): after an epoch without a mistake (``y f <= 0``,
+        counted as each row is met, before its update) when the weights after it make none on
+        the training rows either; or when the epoch's mistakes have not fallen by ``tol ×
+        n_samples`` for ``n_iter_no_change`` epochs. ``stop_reason_`` says which; a run that
+        reaches ``max_iter`` first warns (``ConvergenceWarning``).
     tol : float or None, default=1e-3
         The stall threshold above, as a share of the rows. ``None``: stop only
         at a mistake-free epoch or ``max_iter``.
@@ -1213,14 +1210,13 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (the papers' algorithms are one pass:
-        ``max_iter=1``). Training stops by the stopping rule of the
-        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
-        without a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
-        ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows separable (on data of up
-        to 250,000 values), where the rule's mistake bound promises a
-        mistake-free epoch.
-        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        ``max_iter=1``). Training stops by the stopping rule of the mistake-driven rules
+        (:mod:`rosenblatt.base._stopping`): after an epoch without a mistake (``y f <= 0``,
+        counted as each row is met, before its update) when the weights after it make none on
+        the training rows either; or when the epoch's mistakes have not fallen by ``tol ×
+        n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows
+        separable (on data of up to 250,000 values), where the rule's mistake bound promises a
+        mistake-free epoch. ``stop_reason_`` says which; a run that reaches ``max_iter`` first
         warns (``ConvergenceWarning``).
     tol : float or None, default=1e-3
         The stall threshold above, as a share of the rows. ``None``: stop only

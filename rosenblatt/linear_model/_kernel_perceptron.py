@@ -82,6 +82,41 @@ class ColumnCache:
         self._row_in[slots], self.column_of[rows], self.last_used[slots] = rows, slots, now
 
 
+def matching_rows(X, support):
+    """For each row of ``X``, the first row of ``support`` with the same values
+    (dense or CSR alike), or -1.
+
+    >>> matching_rows(np.array([[1., 2], [0, 0], [1, 2]]), np.array([[0., 0], [1, 2]])).tolist()
+    [1, 0, 1]
+    """
+    slots = np.full(X.shape[0], -1, dtype=np.int64)
+    if support is None or support.shape[0] == 0:
+        return slots
+    first = {}
+    for slot, key in enumerate(_row_keys(support)):
+        first.setdefault(key, slot)
+    for row, key in enumerate(_row_keys(X)):
+        slots[row] = first.get(key, -1)
+    return slots
+
+
+def _row_keys(X):
+    """Each row's values as a hashable key, the same for a dense row and its CSR twin."""
+    if sp.issparse(X):
+        X = sp.csr_matrix(X)
+        X.sort_indices()
+        for i in range(X.shape[0]):
+            start, stop = X.indptr[i], X.indptr[i + 1]
+            data = np.asarray(X.data[start:stop], dtype=np.float64)
+            kept = data != 0
+            yield (X.indices[start:stop][kept].astype(np.int64).tobytes(), data[kept].tobytes())
+        return
+    X = np.asarray(X, dtype=np.float64)
+    for row in X:
+        nonzero = np.flatnonzero(row)
+        yield (nonzero.astype(np.int64).tobytes(), row[nonzero].tobytes())
+
+
 @dataclass
 class DualState(RuleState):
     """One problem in dual form: ``f(x) = Σᵢ dualᵢ K(svᵢ, x) + b``, and every mistake
@@ -118,10 +153,13 @@ class DualState(RuleState):
                   "(e.g. rosenblatt.preprocessing.degree2_products)")
 
     def begin_call(self, X, intercept, gram):
-        """``f`` on the rows of ``X``, computed once per call."""
+        """``f`` on the rows of ``X``, computed once per call; a row equal to a
+        support vector of an earlier call is that support vector (a resumed run
+        or a stream meeting a row again adds to its coefficient: the same
+        function, no second copy of the row)."""
         if self._X is not X:
             self._X, self._f = X, self.decision(X, intercept, gram)
-            self._slot_of_row = np.full(X.shape[0], -1, dtype=np.int64)
+            self._slot_of_row = matching_rows(X, self.support)
             self._cache = None
         return self._f
 
@@ -872,15 +910,15 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         Largest number of epochs.
     tol : float or None, default=1e-3
         The stopping rule for data that do not reach a mistake-free epoch
-        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have
-        not fallen below the fewest so far by ``tol × n_samples`` for
-        ``n_iter_no_change`` epochs in a row (the program is on the Gram matrix, in the kernel's feature space; not with a ``budget``, which forgets), unless a linear
-        program finds the rows separable (checked once, on data of up to
-        250,000 values), in which case the run goes on to the mistake-free
-        epoch the convergence theorem promises. Mistakes, unlike the perceptron
-        loss scikit-learn's ``tol`` watches, count an activation of exactly 0
-        and do not change when ``X`` is scaled. ``None``: no such rule (the
-        texts), only ``stop_mistake_free`` and ``max_iter``.
+        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have not fallen
+        below the fewest so far by ``tol × n_samples`` for ``n_iter_no_change`` epochs in a row
+        (the program is on the Gram matrix, in the kernel's feature space; not with a
+        ``budget``, which forgets), unless a linear program finds the rows separable (checked
+        once, on data of up to 250,000 values), in which case the run goes on to the
+        mistake-free epoch the convergence theorem promises. Mistakes, unlike the perceptron
+        loss scikit-learn's ``tol`` watches, count an activation of exactly 0 and do not change
+        when ``X`` is scaled. ``None``: no such rule (the texts), only ``stop_mistake_free``
+        and ``max_iter``.
     stop_mistake_free : bool, default=True
         Stop after the first epoch without a mistake, whether or not ``tol`` is
         set. ``False``: go on to ``max_iter`` (or ``tol``'s stop), as Freund &
@@ -903,7 +941,7 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         Share of rows held out for early stopping.
     n_iter_no_change : int, default=5
         Epochs without improvement before stopping: of the held-out accuracy
-        with ``early_stopping``, else of the training loss when ``tol`` is set.
+        with ``early_stopping``, else of the epoch's training mistakes when ``tol`` is set.
     n_jobs : int or None, default=None
         Threads for one-vs-rest (one binary problem per thread); -1 for every
         core. Results do not depend on it.

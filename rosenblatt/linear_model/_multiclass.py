@@ -106,15 +106,14 @@ class MulticlassPerceptron(OnlineMixin, MulticlassLinearModel, PerceptronClassif
         ``ConvergenceWarning``.
     tol : float or None, default=1e-3
         The stopping rule for data that do not reach a mistake-free epoch
-        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have
-        not fallen below the fewest so far by ``tol × n_samples`` for
-        ``n_iter_no_change`` epochs in a row (a mistake is a row whose class does not score highest by more than ``margin``), unless a linear
-        program finds the rows separable (checked once, on data of up to
-        250,000 values), in which case the run goes on to the mistake-free
-        epoch the convergence theorem promises. Mistakes, unlike the perceptron
-        loss scikit-learn's ``tol`` watches, count an activation of exactly 0
-        and do not change when ``X`` is scaled. ``None``: no such rule (the
-        texts), only ``stop_mistake_free`` and ``max_iter``.
+        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have not fallen
+        below the fewest so far by ``tol × n_samples`` for ``n_iter_no_change`` epochs in a row
+        (a mistake is a row whose class does not score highest by more than ``margin``), unless
+        a linear program finds the rows separable (checked once, on data of up to 250,000
+        values), in which case the run goes on to the mistake-free epoch the convergence
+        theorem promises. Mistakes, unlike the perceptron loss scikit-learn's ``tol`` watches,
+        count an activation of exactly 0 and do not change when ``X`` is scaled. ``None``: no
+        such rule (the texts), only ``stop_mistake_free`` and ``max_iter``.
     stop_mistake_free : bool, default=True
         Stop after the first epoch without a mistake, whether or not ``tol`` is
         set. ``False``: go on to ``max_iter`` (or ``tol``'s stop); with
@@ -143,7 +142,7 @@ class MulticlassPerceptron(OnlineMixin, MulticlassLinearModel, PerceptronClassif
         Share of rows held out for early stopping.
     n_iter_no_change : int, default=5
         Epochs without improvement before stopping: of the held-out accuracy
-        with ``early_stopping``, else of the training loss when ``tol`` is set.
+        with ``early_stopping``, else of the epoch's training mistakes when ``tol`` is set.
 
     Attributes
     ----------

@@ -102,14 +102,13 @@ class MulticlassPassiveAggressive(OnlineMixin, MulticlassLinearModel, Perceptron
         class boundaries pass through 0.
     max_iter : int, default=1000
         Largest number of epochs (the papers' algorithms are one pass:
-        ``max_iter=1``). Training stops by the stopping rule of the
-        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
-        without a mistake (``y f <= 0``, counted as each row is met, before its
-        update) when the weights after it make none on the training rows either; or when the epoch's mistakes have not fallen by
-        ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows separable (on data of up
-        to 250,000 values), where the rule's mistake bound promises a
-        mistake-free epoch.
-        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
+        ``max_iter=1``). Training stops by the stopping rule of the mistake-driven rules
+        (:mod:`rosenblatt.base._stopping`): after an epoch without a mistake (``y f <= 0``,
+        counted as each row is met, before its update) when the weights after it make none on
+        the training rows either; or when the epoch's mistakes have not fallen by ``tol ×
+        n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows
+        separable (on data of up to 250,000 values), where the rule's mistake bound promises a
+        mistake-free epoch. ``stop_reason_`` says which; a run that reaches ``max_iter`` first
         warns (``ConvergenceWarning``).
     tol : float or None, default=1e-3
         The stall threshold above, as a share of the rows. ``None``: stop only
@@ -183,8 +182,10 @@ class MulticlassPassiveAggressive(OnlineMixin, MulticlassLinearModel, Perceptron
     (['a', 'b', 'c'], [3, 0])
     """
 
-    _PARAMETERS = ("C", "variant", "fit_intercept", "max_iter", "tol", "n_iter_no_change", "shuffle", "random_state",
-                   "record", "class_weight", "warm_start")
+    _PARAMETERS = (
+        "C", "variant", "fit_intercept", "max_iter", "tol", "n_iter_no_change",
+        "shuffle", "random_state", "record", "class_weight", "warm_start",
+    )
     _parameter_constraints = _constraints(
         _PARAMETERS,
         C=[Interval(Real, 0, None, closed="neither")],

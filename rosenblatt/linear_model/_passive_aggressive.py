@@ -21,7 +21,7 @@ from ._online import OnlineRule
 class PassiveAggressiveLearner(OnlineRule, MistakeStop, LinearLearner):
     """The passive-aggressive rule: the online epoch with the step τ."""
 
-    _advice = "increase max_iter, or set tol (e.g. 1e-3) to stop once the loss settles"
+    _advice = "increase max_iter, or set tol (e.g. 1e-3) to stop once the updates stop falling"
 
     def _learning_rate(self):
         return 1.0  # τ is the whole step
@@ -38,7 +38,9 @@ class PassiveAggressiveLearner(OnlineRule, MistakeStop, LinearLearner):
     # epoch has every example at a margin of at least 1 (MistakeStop)
 
     def _confirms_on_weights(self, problem):
-        return self.average  # the mean separates some epochs after the running weights
+        # the mean separates some epochs after the running weights; and PA skips a row
+        # x = 0 (no direction to step in), which an epoch without an update leaves wrong
+        return True
 
     def _separable_data_converge(self, problem):
         # each update reaches a margin of exactly 1 on its row, and rounding leaves some
@@ -118,7 +120,7 @@ class PassiveAggressiveClassifier(OnlineMixin, LinearModel, PerceptronClassifier
         Share of rows held out for early stopping.
     n_iter_no_change : int, default=5
         Epochs without improvement before stopping: of the held-out accuracy
-        with ``early_stopping``, else of the training loss when ``tol`` is set.
+        with ``early_stopping``, else of the epoch's training mistakes when ``tol`` is set.
     n_jobs : int or None, default=None
         Threads for one-vs-rest (one binary problem per thread); -1 for every
         core. Results do not depend on it.

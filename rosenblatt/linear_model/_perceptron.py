@@ -197,15 +197,14 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
         ``ConvergenceWarning``.
     tol : float or None, default=1e-3
         The stopping rule for data that do not reach a mistake-free epoch
-        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have
-        not fallen below the fewest so far by ``tol × n_samples`` for
-        ``n_iter_no_change`` epochs in a row (on a9a after 7 to 9 epochs; scikit-learn's ``Perceptron`` stops after 6 to 9), unless a linear
-        program finds the rows separable (checked once, on data of up to
-        250,000 values), in which case the run goes on to the mistake-free
-        epoch the convergence theorem promises. Mistakes, unlike the perceptron
-        loss scikit-learn's ``tol`` watches, count an activation of exactly 0
-        and do not change when ``X`` is scaled. ``None``: no such rule (the
-        texts), only ``stop_mistake_free`` and ``max_iter``.
+        (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have not fallen
+        below the fewest so far by ``tol × n_samples`` for ``n_iter_no_change`` epochs in a row
+        (on a9a after 7 to 11 epochs; scikit-learn's after 6 to 9), unless a linear program
+        finds the rows separable (checked once, on data of up to 250,000 values), in which case
+        the run goes on to the mistake-free epoch the convergence theorem promises. Mistakes,
+        unlike the perceptron loss scikit-learn's ``tol`` watches, count an activation of
+        exactly 0 and do not change when ``X`` is scaled. ``None``: no such rule (the texts),
+        only ``stop_mistake_free`` and ``max_iter``.
     stop_mistake_free : bool, default=True
         Stop after the first epoch without a mistake (Ahmed & Pavlu, and CISC
         271's "missed" flag), whether or not ``tol`` is set; later epochs would
@@ -236,7 +235,7 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
         Share of rows held out for early stopping.
     n_iter_no_change : int, default=5
         Epochs without improvement before stopping: of the held-out accuracy
-        with ``early_stopping``, else of the training loss when ``tol`` is set.
+        with ``early_stopping``, else of the epoch's training mistakes when ``tol`` is set.
     n_jobs : int or None, default=None
         Threads for one-vs-rest (one binary problem per thread); -1 for every
         core. Results do not depend on it.
@@ -280,8 +279,9 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
     With ``shuffle="none"``, zero start and ``eta=1`` it equals scikit-learn's
     ``Perceptron(shuffle=False, tol=None)`` on dense data (scikit-learn's
     sparse path shrinks the intercept step; ours treats CSR exactly as dense),
-    and with ``stop_mistake_free=False`` its ``Perceptron(shuffle=False)``,
-    whose only stopping rule is ``tol``'s.
+    epoch for epoch. With ``tol`` the two stop at different epochs: scikit-learn
+    watches the perceptron loss, which a mistake at an activation of exactly 0
+    does not raise and which scales with ``X``; this rule watches the mistakes.
 
     References
     ----------

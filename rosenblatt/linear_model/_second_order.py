@@ -276,6 +276,9 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
         for problem in problems:
             check_continues(self, problem, problem.coef.shape[-1])
 
+    def _confirms_on_weights(self, problem):
+        return True  # the rules update rows they classify right (a margin, a confidence)
+
     def _epoch(self, problem, data, order):
         state, recorder, rule = problem.state, problem.recorder, self._rule()
         weights = state.kernel_state(problem)
@@ -341,6 +344,12 @@ class SecondOrderPerceptronLearner(SecondOrderLearner):
     def _rule(self):
         return so.second_order_rule("sop")
 
+    def _separable_data_converge(self, problem):
+        return True  # a perceptron-like mistake bound on separable data
+
+    def _confirms_on_weights(self, problem):
+        return False  # it updates on mistakes only
+
 
 class ConfidenceWeightedLearner(SecondOrderLearner):
     def _rule(self):
@@ -379,8 +388,10 @@ class SoftConfidenceWeightedLearner(SecondOrderLearner):
 
 
 #: the parameters every second-order estimator ends with
-SHARED_PARAMETERS = ("covariance", "fit_intercept", "max_iter", "tol", "n_iter_no_change", "shuffle", "random_state",
-                     "record", "class_weight", "warm_start")
+SHARED_PARAMETERS = (
+    "covariance", "fit_intercept", "max_iter", "tol", "n_iter_no_change", "shuffle",
+    "random_state", "record", "class_weight", "warm_start",
+)
 POSITIVE = [Interval(Real, 0, None, closed="neither")]
 CONFIDENCE = [Interval(Real, 0.5, 1, closed="neither")]
 SHARED_CONSTRAINTS = {"covariance": [StrOptions({"full", "diagonal"})], "a": POSITIVE}
@@ -421,15 +432,13 @@ class SecondOrderPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         row (its entry is the last of ``A``). False: the boundary passes through 0.
     max_iter : int, default=1000
         Largest number of epochs (the papers' algorithms are one pass:
-        ``max_iter=1``). Training stops by the stopping rule of the
-        mistake-driven rules (:mod:`rosenblatt.base._stopping`): after an epoch
-        without a mistake (``y f <= 0``, counted as each row is met, before its
-        update); or when the epoch's mistakes have not fallen by
-        ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows separable (on data of up
-        to 250,000 values), where the rule's mistake bound promises a
-        mistake-free epoch.
-        ``stop_reason_`` says which; a run that reaches ``max_iter`` first
-        warns (``ConvergenceWarning``).
+        ``max_iter=1``). Training stops by the stopping rule of the mistake-driven rules
+        (:mod:`rosenblatt.base._stopping`): after an epoch without a mistake (``y f <= 0``,
+        counted as each row is met, before its update); or when the epoch's mistakes have not
+        fallen by ``tol × n_samples`` for ``n_iter_no_change`` epochs, unless a linear program
+        finds the rows separable (on data of up to 250,000 values), where the rule's mistake
+        bound promises a mistake-free epoch. ``stop_reason_`` says which; a run that reaches
+        ``max_iter`` first warns (``ConvergenceWarning``).
     tol : float or None, default=1e-3
         The stall threshold above, as a share of the rows. ``None``: stop only
         at a mistake-free epoch or ``max_iter``.
@@ -508,9 +517,6 @@ class SecondOrderPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     >>> model.n_mistakes_.tolist(), model.predict(X).tolist()
     ([2, 3, 0], [-1, -1, -1, 1])
     """
-
-    def _separable_data_converge(self, problem):
-        return True  # a perceptron-like mistake bound on separable data
 
     _PARAMETERS = ("a",) + SHARED_PARAMETERS + ("n_jobs",)
     _parameter_constraints = constraints(_PARAMETERS, **SHARED_CONSTRAINTS)

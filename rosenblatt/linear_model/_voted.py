@@ -318,7 +318,7 @@ class VotedPerceptron(OnlineMixin, EpochRuleParameters, LinearModel, PerceptronC
         The stopping rule for data that do not reach a mistake-free epoch
         (:mod:`rosenblatt.base._stopping`): stop once the epoch's mistakes have
         not fallen below the fewest so far by ``tol × n_samples`` for
-        ``n_iter_no_change`` epochs in a row (on a9a after 7 to 9 epochs), unless a linear
+        ``n_iter_no_change`` epochs in a row (on a9a after 7 to 11 epochs), unless a linear
         program finds the rows separable (checked once, on data of up to
         250,000 values), in which case the run goes on to the mistake-free
         epoch the convergence theorem promises. Mistakes, unlike the perceptron
@@ -354,7 +354,7 @@ class VotedPerceptron(OnlineMixin, EpochRuleParameters, LinearModel, PerceptronC
         Share of rows held out for early stopping.
     n_iter_no_change : int, default=5
         Epochs without improvement before stopping: of the held-out accuracy
-        with ``early_stopping``, else of the training loss when ``tol`` is set.
+        with ``early_stopping``, else of the epoch's training mistakes when ``tol`` is set.
     n_jobs : int or None, default=None
         Threads for one-vs-rest (one binary problem per thread); -1 for every
         core. Results do not depend on it.
