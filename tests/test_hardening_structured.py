@@ -33,3 +33,31 @@ def test_a_sequence_model_file_given_to_a_row_command_exits_2_with_one_line(
     assert f"a {type(model).__name__} model, which labels sentences" in lines[0]
     if kind == "tagger":
         assert "'rosenblatt tag " in lines[0]
+
+
+# item 1: a warm_start refit on X of another width; sibling: any refused refit left the
+# new width with the old weights (predict then read past them)
+def test_warm_start_on_another_width_is_refused_and_the_model_kept():
+    model = SequencePerceptron(max_iter=2, warm_start=True).fit(np.eye(3), [0, 1, 0], [2, 1])
+    with pytest.raises(ValueError, match="continues the last fit, on 3 features; X has 5"):
+        model.fit(np.ones((3, 5)), [0, 1, 0], [2, 1])
+    assert model.n_features_in_ == 3 and model.start_transitions_.shape == (2,)
+    model.fit(np.eye(3), [0, 1, 0], [2, 1])  # still goes on
+
+
+@pytest.mark.parametrize("estimator", ["sequence", "perceptron"])
+def test_a_refused_refit_keeps_the_fitted_width(estimator):
+    from rosenblatt import Perceptron
+
+    if estimator == "sequence":
+        model = SequencePerceptron(max_iter=2).fit(np.eye(3), [0, 1, 0], [2, 1])
+        refit, predict = (lambda: model.fit(np.ones((3, 5)), [0, 1, 0], [2, 2]),
+                          lambda X: model.predict(X, [2, 1]))
+    else:
+        model = Perceptron(warm_start=True).fit(np.eye(3), [0, 1, 0])
+        refit, predict = (lambda: model.fit(np.ones((3, 5)), [0, 1, 2]), model.predict)
+    with pytest.raises(ValueError):
+        refit()
+    assert model.n_features_in_ == 3
+    with pytest.raises(ValueError, match="X has 5 features"):
+        predict(np.ones((3, 5)))

@@ -31,6 +31,7 @@ from .._validation import (
     validate_X_y,
 )
 from ..base import Learner, PerceptronClassifier, Problem, RuleState, constraints
+from ..base._classifier import check_warm_start
 from ..base._file_form import Floats
 from ..base._linear import PARALLEL_SCORING_CELLS
 from ..base._registry import register
@@ -266,15 +267,14 @@ class SequencePerceptron(PerceptronClassifier):
         self._validate_params()
         if self.warm_start:
             self._refuse_if_loaded("warm_start=True")
-        X, y = validate_X_y(self, X, y, reset=True)
-        bounds = _bounds(check_lengths(lengths, X.shape[0]))
-        classes = check_classes(y)
-        warm = self.warm_start and hasattr(self, "_problems")
-        if warm and not np.array_equal(classes, self.classes_):
-            raise ValueError(
-                f"warm_start=True needs the labels of the first fit {self.classes_.tolist()!r}"
-                f", got {classes.tolist()!r}; set warm_start=False to start afresh.")
-        learner = self._start_fit(classes, X, warm)
+        with self._kept_if_refused():
+            width = getattr(self, "n_features_in_", None)
+            X, y = validate_X_y(self, X, y, reset=True)
+            bounds = _bounds(check_lengths(lengths, X.shape[0]))
+            classes = check_classes(y)
+            warm = self.warm_start and hasattr(self, "_problems")
+            check_warm_start(self, warm, classes, X, width)
+            learner = self._start_fit(classes, X, warm)
         self._learn(learner, X, encode_labels(y, classes), None, partial=False, bounds=bounds)
         return self
 
