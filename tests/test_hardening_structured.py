@@ -61,3 +61,18 @@ def test_a_refused_refit_keeps_the_fitted_width(estimator):
     assert model.n_features_in_ == 3
     with pytest.raises(ValueError, match="X has 5 features"):
         predict(np.ones((3, 5)))
+
+
+# item 2: predict decoded emission scores that overflowed; sibling: path scores (the
+# sum over a sentence) that overflow although every token's scores are finite
+def test_predict_refuses_scores_that_overflow():
+    model = SequencePerceptron(max_iter=2).fit(np.eye(3) * 10, [0, 1, 0], [2, 1])
+    X = np.array([[0.0, 1e308, 0.0]] * 3)
+    with pytest.raises(ValueError, match="overflowed to inf or NaN"):
+        model.decision_function(X)
+    with pytest.raises(ValueError, match="overflowed to inf or NaN"):
+        model.predict(X, [2, 1])
+    with pytest.raises(ValueError, match="path scores of a sentence of 3 tokens"):
+        model.predict(X / 10, [3])
+    assert np.isfinite(model.decision_function(X / 10)).all()
+    assert model.predict(X / 1e10, [3]).tolist() == [1, 1, 1]

@@ -328,7 +328,9 @@ class SequencePerceptron(PerceptronClassifier):
         """
         check_is_fitted(self)
         X = validate_X(self, X, reset=False)
-        bounds = _bounds(check_lengths(lengths, X.shape[0]))
+        lengths = check_lengths(lengths, X.shape[0])
+        bounds = _bounds(lengths)
+        self._check_path_scores(X, lengths)
         codes = np.empty(X.shape[0], dtype=np.intp)
         weights = (np.ascontiguousarray(self.coef_.T), np.ascontiguousarray(self.transitions_),
                    np.ascontiguousarray(self.start_transitions_))
@@ -357,7 +359,28 @@ class SequencePerceptron(PerceptronClassifier):
         """
         check_is_fitted(self)
         X = validate_X(self, X, reset=False)
-        return check_scores(np.asarray(X @ self.coef_.T, dtype=np.float64), X)
+        return check_scores(_emissions(X, self.coef_), X)
+
+    def _check_path_scores(self, X, lengths, block=1 << 16):
+        """Refuse X whose emission scores, or the score of a label path through its
+        longest sentence, overflow to inf or NaN: Viterbi would pick an arbitrary
+        path from them. Scores are computed ``block`` tokens at a time."""
+        largest = 0.0
+        for start in range(0, X.shape[0], block):
+            part = X[start:start + block]
+            largest = max(largest, float(np.abs(check_scores(_emissions(part, self.coef_),
+                                                             part)).max(initial=0.0)))
+        steps = (largest + float(np.abs(self.transitions_).max(initial=0.0))
+                 + float(np.abs(self.start_transitions_).max(initial=0.0)))
+        longest = int(np.max(lengths, initial=0))
+        with np.errstate(over="ignore"):
+            bound = np.float64(steps) * longest
+        if not np.isfinite(bound):
+            raise ValueError(
+                f"The path scores of a sentence of {longest} tokens would overflow to inf "
+                f"(emission scores up to {largest:.3g}): the decoded labels would be "
+                "arbitrary. Scale X the way the training data was scaled, or split the "
+                "longest sentences.")
 
     def score(self, X, y, lengths, sample_weight=None):
         """Token accuracy of :meth:`predict` on ``X``, ``y``.
@@ -407,6 +430,12 @@ def _check_memory(n_features, n_labels, average):
             f"{have / 1e9:.1f} GB. Keep fewer features: SentenceFeatures(min_count=2) (or "
             "'rosenblatt tag train --min-count 2') drops the strings met once, "
             "vocabulary='hash' with a smaller n_features caps them; or merge rare labels.")
+
+
+def _emissions(X, coef):
+    """``X @ coef.T`` in float64, overflow left to :func:`check_scores` to report."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.asarray(X @ coef.T, dtype=np.float64)
 
 
 def _bounds(lengths):
