@@ -76,3 +76,28 @@ def test_predict_refuses_scores_that_overflow():
         model.predict(X / 10, [3])
     assert np.isfinite(model.decision_function(X / 10)).all()
     assert model.predict(X / 1e10, [3]).tolist() == [1, 1, 1]
+
+
+# item 3: labels mixing numbers and strings became strings; np.str_ tokens were refused;
+# sibling: SequencePerceptron.score compared labels of another type (or length) silently
+def test_tagger_refuses_labels_mixing_numbers_and_strings_and_keeps_numbers():
+    with pytest.raises(ValueError, match="mixes numbers and strings"):
+        SequenceTagger().fit([["a", "b"], ["c"]], [[1, "x"], ["x"]])
+    tagger = SequenceTagger().fit([["a", "b"], ["c"]], [[1, 2], [2]])
+    assert tagger.predict([["a"]]) == [[1]] and tagger.classes_.tolist() == [1, 2]
+
+
+def test_tagger_reads_numpy_strings_as_tokens():
+    words = np.array(["a", "b", "c"])
+    tagger = SequenceTagger().fit([list(words[:2]), [words[2]]], [["X", "Y"], ["Y"]])
+    assert tagger.predict([list(words)]) == tagger.predict([["a", "b", "c"]])
+    pairs = [tuple(np.array(["a", "DT"])), tuple(np.array(["b", "NN"]))]
+    tagger = SequenceTagger().fit([pairs], [["X", "Y"]])
+    assert tagger.predict([[("a", "DT")]]) == [["X"]]
+
+
+@pytest.mark.parametrize("y", [[0, 1], ["0", "1", "0"]])
+def test_sequence_score_refuses_labels_of_another_length_or_type(y):
+    model = SequencePerceptron(max_iter=2).fit(np.eye(3), [0, 1, 0], [2, 1])
+    with pytest.raises(ValueError, match="inconsistent numbers|Mix of label input types"):
+        model.score(np.eye(3), y, [2, 1])

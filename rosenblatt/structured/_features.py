@@ -419,6 +419,16 @@ def _sentences(sentences):
     return sentences
 
 
+def _strings(kinds):
+    """Whether every one of the types ``kinds`` is ``str`` or a subclass of it (NumPy's
+    ``np.str_``: the tokens of a NumPy array of strings are such).
+
+    >>> _strings({str, np.str_}), _strings({str, bytes})
+    (True, False)
+    """
+    return all(issubclass(kind, str) for kind in kinds)
+
+
 def _n_columns(sentences, expected=None):
     """The tokens' number of columns (1 for strings); all tokens must agree."""
     kinds = set()
@@ -427,7 +437,7 @@ def _n_columns(sentences, expected=None):
         kinds.update(map(type, sentence))
     if not kinds:
         return expected or 1
-    if kinds <= {str}:
+    if _strings(kinds):
         width = 1
     elif kinds <= {tuple, list}:
         for sentence in sentences:
@@ -473,9 +483,12 @@ class _Batch:
             # one column at a time: zip(*tokens) would make an iterator per token
             self.table = [list(map(operator.itemgetter(k), tokens)) for k in range(n_columns)]
         for number, column in enumerate(self.table):
-            if not set(map(type, column)) <= {str}:
+            kinds = set(map(type, column))
+            if not _strings(kinds):
                 raise ValueError(f"Column {number} of the tokens holds non-strings; every "
                                  "value of a token must be a string.")
+            if kinds - {str}:  # NumPy's np.str_ (a str subclass), say: plain strings
+                self.table[number] = list(map(str, column))
         self._values = {}
 
     def strings(self, entries):

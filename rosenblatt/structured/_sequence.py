@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+from sklearn.metrics import accuracy_score
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
@@ -389,8 +390,9 @@ class SequencePerceptron(PerceptronClassifier):
         -------
         float
         """
-        correct = self.predict(X, lengths) == np.asarray(y)
-        return float(np.average(correct, weights=sample_weight))
+        # scikit-learn's accuracy checks y's length and type against the labels
+        # predicted (labels '0' for classes 0 used to score 0.0 without a word)
+        return float(accuracy_score(y, self.predict(X, lengths), sample_weight=sample_weight))
 
     def _prediction_state(self):
         """Arrays besides the public fitted attributes that prediction needs (for
