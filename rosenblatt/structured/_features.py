@@ -190,6 +190,12 @@ class SentenceFeatures(TransformerMixin, BaseEstimator, auto_wrap_output_keys=No
                 met = np.bincount(np.concatenate([block[block >= 0] for block in blocks]),
                                   minlength=len(provisional))
                 names = [name for name in names if met[provisional[name]] >= self.min_count]
+                if not names and len(provisional):
+                    raise ValueError(
+                        f"min_count={self.min_count} keeps none of the {len(provisional)} "
+                        f"feature strings: the most frequent is met on {int(met.max())} "
+                        "token(s). Lower min_count (or 'rosenblatt tag train --min-count'), "
+                        "or fit on more sentences.")
             renumber = np.full(len(provisional) + 1, -1, dtype=np.int64)  # -1 stays -1
             renumber[[provisional[name] for name in names]] = np.arange(len(names))
             self.vocabulary_ = dict(zip(names, range(len(names))))
