@@ -119,3 +119,26 @@ def test_lengths_that_would_wrap_around_are_refused(lengths):
 def test_a_min_count_that_drops_every_feature_says_so():
     with pytest.raises(ValueError, match="min_count=5 keeps none of the .* feature strings"):
         SequenceTagger(SentenceFeatures(min_count=5)).fit([["a", "b"]], [["X", "Y"]])
+
+
+# item 6: load_conll split ASCII lines on \x1c-\x1f too (str.split()); chunk scores on
+# labels that are not strings raised AttributeError
+@pytest.mark.parametrize("control", ["\x1c", "\x1d", "\x1e", "\x1f"])
+def test_load_conll_splits_on_ascii_whitespace_only(control, tmp_path):
+    from rosenblatt.datasets import load_conll
+
+    path = tmp_path / "data.txt"
+    path.write_text(f"a{control}b NN B-NP\nc NN I-NP\n")
+    sentences, labels = load_conll(path)
+    assert sentences[0] == [(f"a{control}b", "NN"), ("c", "NN")]
+    assert labels[0] == ["B-NP", "I-NP"]
+
+
+@pytest.mark.parametrize("y_true, y_pred", [([1, 2], [1, 2]), (["B-NP", "O"], ["B-NP", None]),
+                                            ([[b"B-NP"]], [["B-NP"]])])
+def test_chunk_scores_refuse_labels_that_are_not_strings(y_true, y_pred):
+    from rosenblatt.structured import chunk_scores, conlleval_report
+
+    for score in (chunk_scores, conlleval_report):
+        with pytest.raises(ValueError, match="strings such as 'B-NP'"):
+            score(y_true, y_pred)
