@@ -112,6 +112,9 @@ class SequenceLearner(Learner):
         return [Problem(coef=start, intercept=intercept, rng=rngs[0],
                         classes=tuple(self.classes_), state=state, recorder=recorder)]
 
+    def check_shards(self, n_features, n_shards):
+        _check_memory(n_features, len(self.classes_), self.average, n_shards)
+
     def _split(self, vector):
         return split_weights(vector, self.n_features_in_, len(self.classes_))
 
@@ -416,22 +419,31 @@ def physical_memory():
         return None
 
 
-def _check_memory(n_features, n_labels, average):
+def _check_memory(n_features, n_labels, average, n_shards=1):
     """Refuse weights that cannot fit in this machine's memory, with what to do,
     rather than let the system kill the process midway: the weights are
     ``n_features × K`` float64, and averaged training keeps two more arrays of
-    that size (the sums and the mean it publishes)."""
+    that size (the sums and the mean it publishes). Each of ``n_shards > 1`` shards
+    of parameter mixing deep-copies the running weights, and when averaging the sums
+    and the zero start too (made full size by the copy).
+
+    >>> _check_memory(10, 3, True, n_shards=4)  # a few kilobytes
+    """
     copies = 3 if average else 2  # the running weights, (the sums,) the published ones
+    if n_shards > 1:
+        copies += n_shards * (3 if average else 1)
     need = copies * 8 * (n_features * n_labels + n_labels * n_labels + n_labels)
     have = physical_memory()
     if have is not None and need > have:
+        shards = f" for {n_shards} shards of parameter mixing" if n_shards > 1 else ""
         raise ValueError(
-            f"SequencePerceptron would need {need / 1e9:.1f} GB for its weights "
+            f"SequencePerceptron would need {need / 1e9:.1f} GB for its weights{shards} "
             f"({n_features:,} features × {n_labels} labels × 8 bytes, {copies} arrays of "
             f"that size{' while averaging' if average else ''}), more than this machine's "
             f"{have / 1e9:.1f} GB. Keep fewer features: SentenceFeatures(min_count=2) (or "
             "'rosenblatt tag train --min-count 2') drops the strings met once, "
-            "vocabulary='hash' with a smaller n_features caps them; or merge rare labels.")
+            "vocabulary='hash' with a smaller n_features caps them; or merge rare labels"
+            f"{'; or use fewer shards' if n_shards > 1 else ''}.")
 
 
 def _emissions(X, coef):
