@@ -427,10 +427,16 @@ def check_lengths(lengths, n_tokens):
             and np.all(values == np.round(values))):
         raise ValueError(f"lengths must be whole numbers (tokens per sentence); got dtype "
                          f"{values.dtype}.")
-    values = values.astype(np.int64)
+    # checked in their own dtype: a cast to int64 wraps uint64 and huge floats around
     if values.min() < 1:
         raise ValueError(f"lengths must be >= 1 (an empty sentence has no tokens to label); "
-                         f"sentence {int(np.argmin(values))} has {int(values.min())}.")
+                         f"sentence {int(np.argmin(values))} has {values.min().item()}.")
+    if values.max() > n_tokens or len(values) > n_tokens:  # else the int64 sum may wrap
+        raise ValueError(f"lengths holds {len(values)} sentence(s) of up to "
+                         f"{values.max().item()} tokens, but X has {n_tokens} rows; lengths "
+                         "gives the number of tokens of each sentence, in order, and they "
+                         "must cover the rows of X exactly.")
+    values = values.astype(np.int64)
     if int(values.sum()) != n_tokens:
         raise ValueError(f"lengths add up to {int(values.sum())} tokens, but X has {n_tokens} "
                          "rows; lengths gives the number of tokens of each sentence, in order, "

@@ -80,26 +80,33 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
         """
         if self.warm_start:
             self._refuse_if_loaded("warm_start=True")
-        width = getattr(self, "n_features_in_", None)
-        X, y = validate_X_y(self, X, y, reset=True)
-        classes = check_classes(y)
-        warm = self.warm_start and hasattr(self, "_problems")
-        if warm and not np.array_equal(classes, self.classes_):
-            raise ValueError(
-                f"warm_start=True needs the classes of the first fit {self.classes_.tolist()!r}"
-                f", got {classes.tolist()!r}; set warm_start=False to start afresh."
-            )
-        if warm and X.shape[1] != width:  # the kernels would read past the weights
-            self.n_features_in_ = width
-            raise ValueError(
-                f"warm_start=True continues the last fit, on {width} features; X has "
-                f"{X.shape[1]}. Set warm_start=False to start afresh."
-            )
-        learner = self._start_fit(classes, X, warm)
-        codes = encode_labels(y, classes)
-        weights = row_weights(X, codes, classes, sample_weight, self.class_weight)
+        with self._kept_if_refused():
+            width = getattr(self, "n_features_in_", None)
+            X, y = validate_X_y(self, X, y, reset=True)
+            classes = check_classes(y)
+            warm = self.warm_start and hasattr(self, "_problems")
+            check_warm_start(self, warm, classes, X, width)
+            codes = encode_labels(y, classes)
+            weights = row_weights(X, codes, classes, sample_weight, self.class_weight)
+            learner = self._start_fit(classes, X, warm)
         self._learn(learner, X, codes, weights, partial=False)
         return self
+
+    @contextlib.contextmanager
+    def _kept_if_refused(self):
+        """Put back the fitted width, feature names and classes when the checks of a
+        refit refuse its input: the check of X resets them first, and a fitted model
+        left with the new width and the old weights would read past its weights when
+        it predicts (the structured perceptron's kernels do, without a word)."""
+        names = ("n_features_in_", "feature_names_in_", "classes_")
+        saved = {name: self.__dict__[name] for name in names if name in self.__dict__}
+        try:
+            yield
+        except BaseException:
+            for name in names:
+                self.__dict__.pop(name, None)
+            self.__dict__.update(saved)
+            raise
 
     def _learner(self):
         """The rule, built from the current parameters and the fitted attributes
@@ -315,3 +322,25 @@ def _caller_stacklevel():
     ):
         frame, level = frame.f_back, level + 1
     return level
+
+
+def check_warm_start(model, warm, classes, X, width):
+    """Refuse a ``warm_start`` refit on other classes or on X of another width than
+    the last fit's (the kernels would read and write past the weights).
+
+    >>> from rosenblatt import Perceptron
+    >>> model = Perceptron(warm_start=True).fit([[0.0], [1.0]], [0, 1])
+    >>> check_warm_start(model, True, model.classes_, np.zeros((2, 3)), 1)
+    Traceback (most recent call last):
+    ValueError: warm_start=True continues the last fit, on 1 features; X has 3. Set warm_start=False to start afresh.
+    """
+    if warm and not np.array_equal(classes, model.classes_):
+        raise ValueError(
+            f"warm_start=True needs the classes of the first fit {model.classes_.tolist()!r}"
+            f", got {classes.tolist()!r}; set warm_start=False to start afresh."
+        )
+    if warm and X.shape[1] != width:
+        raise ValueError(
+            f"warm_start=True continues the last fit, on {width} features; X has "
+            f"{X.shape[1]}. Set warm_start=False to start afresh."
+        )

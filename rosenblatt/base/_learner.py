@@ -112,6 +112,11 @@ class Learner(ABC):
             self._draw_seed(problem)
         return problems
 
+    def check_shards(self, n_features, n_shards):
+        """Refuse ``n_shards`` shards of parameter mixing whose copies of the
+        problems cannot fit in memory (each shard deep-copies them); the rules
+        whose weights are small check nothing."""
+
     @abstractmethod
     def _start_problems(self, X, rngs, previous):
         """The problems at the start of a fit (see :meth:`start_problems`)."""

@@ -114,6 +114,35 @@ def check_label(path, label):
     return label
 
 
+def load_classifier(path, command):
+    """The classifier saved in ``path``, for ``rosenblatt COMMAND`` (predict,
+    evaluate, plot, train --resume), which reads a matrix with a label per row; a
+    tagger or a sequence model, which read sentences, is refused by name with a
+    ``ValueError`` that points at ``rosenblatt tag``.
+
+    >>> import pathlib, tempfile
+    >>> from rosenblatt.io import save
+    >>> from rosenblatt.structured import SequenceTagger
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "tagger.npz"
+    >>> save(SequenceTagger().fit([["a", "b"]], [["X", "Y"]]), path)
+    >>> load_classifier(path, "predict")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: ...tagger.npz: a SequenceTagger model, which labels sentences: use 'rosenblatt tag predict' ...
+    """
+    from ..io import load
+    from ..structured import SequencePerceptron, SequenceTagger
+
+    model = load(path)
+    if isinstance(model, (SequenceTagger, SequencePerceptron)):
+        action = {"predict": "predict", "train --resume": "train"}.get(command, "evaluate")
+        remedy = (f"use 'rosenblatt tag {action}'" if isinstance(model, SequenceTagger) else
+                  "call its methods in Python with the lengths of the sentences")
+        raise ValueError(f"{path}: a {type(model).__name__} model, which labels sentences: "
+                         f"{remedy} (rosenblatt {command} reads a model of 'rosenblatt "
+                         "train')")
+    return model
+
+
 def read_data(path, label=None, model=None, source="the model"):
     """``(X, y)`` from a CSV, LIBSVM or ``.npy``/``.npz`` file, checked as the
     command line needs: a matrix of finite numbers with a label per row (and as

@@ -5,8 +5,7 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.metrics import confusion_matrix
 
-from ..io import load
-from ._common import add_data_arguments, read_data
+from ._common import add_data_arguments, load_classifier, read_data
 
 
 @dataclass(frozen=True)
@@ -69,7 +68,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    model = load(args.model)
+    model = load_classifier(args.model, "evaluate")
     X, y = read_data(args.data, args.label, model)
     print(evaluate(model, X, y).text())
     return 0

@@ -1,12 +1,12 @@
 """``rosenblatt plot``: a saved binary model's boundary over 2-D data."""
 
 from ..inspection import BoundaryDisplay
-from ..io import load
 from ._common import (
     add_data_arguments,
     check_output,
     dense,
     feature_names,
+    load_classifier,
     output_file,
     read_data,
 )
@@ -46,7 +46,7 @@ def add_arguments(parser):
 
 
 def run(args):
-    model = load(args.model)
+    model = load_classifier(args.model, "plot")
     output = output_file(args.output, "boundary.png", ".png")
     check_output(output)
     X, y = read_data(args.data, args.label, model)

@@ -12,8 +12,8 @@ import tempfile
 import numpy as np
 
 from ..datasets import load_data
-from ..io import load
-from ._common import add_data_arguments, check_arrays, check_label, check_output, read_data
+from ._common import (add_data_arguments, check_arrays, check_label, check_output,
+                      load_classifier, read_data)
 
 FORMATS = ("text", "csv", "json")
 
@@ -36,7 +36,7 @@ def predict(model, path, label=None, scores=False):
     ([0, 0, 0, 1], [1, 0])
     """
     if not hasattr(model, "predict"):
-        model = load(model)
+        model = load_classifier(model, "predict")
     if label is None and _width(path) == model.n_features_in_:
         X, _ = load_data(path, label=None)  # no label column
         check_arrays(path, X, None, model)
@@ -120,7 +120,7 @@ def run(args):
     if args.output not in (None, "-"):
         check_output(args.output)
     with _stdin_as_file(args.data) as path:
-        model = load(args.model)
+        model = load_classifier(args.model, "predict")
         result = predict(model, path, check_label(path, args.label), scores=args.scores)
     labels, scores = result if args.scores else (result, None)
     text = write(labels, scores, model.classes_, args.format)

@@ -11,12 +11,13 @@ from ..base import MistakeStop, Shard
 from ..base._registry import families
 from ..datasets import ChunkedFile
 from ..engine import make_estimator
-from ..io import load, save
+from ..io import save
 from ..streaming import fit_chunks
 from ._common import (
     add_data_arguments,
     check_label,
     check_output,
+    load_classifier,
     parse_settings,
     positive_whole_number,
     progress_bar,
@@ -363,7 +364,7 @@ def _run_resumed(args, settings):
                          "estimator it holds")
     if args.shards is not None or args.scheduler is not None:
         raise ValueError("--shards does not go with --resume: parameter mixing trains anew")
-    model = load(args.resume)
+    model = load_classifier(args.resume, "train --resume")
     if model._model_file is not None:  # a file without training state (format version 1)
         raise ValueError(f"{args.resume} holds no training state (it was written by an older "
                          "rosenblatt, or with training_state=False): train afresh instead")

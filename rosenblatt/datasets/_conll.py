@@ -21,6 +21,9 @@ import zlib
 #: Columns are split on ASCII whitespace only: a no-break space (U+00A0) or another
 #: Unicode space inside a token ("10 000") is part of it, not a separator.
 _ASCII_SPACE = re.compile(r"[ \t\n\r\x0b\x0c]+")
+#: the ASCII controls (file, group, record and unit separators) that Python's
+#: str.split() and str.isspace() take for whitespace as well: part of a token here
+_PYTHON_SPACE = re.compile(r"[\x1c-\x1f]")
 _GZIP_MAGIC = b"\x1f\x8b"
 _DOCSTART = "-DOCSTART-"
 
@@ -91,11 +94,14 @@ def load_conll(path, columns=None, label_column=-1, encoding="utf-8"):
     width = first_line = None
     pick = label = None
     for number, line in enumerate(text.split("\n"), start=1):
-        # str.split() would also split on Unicode spaces; it is exact for ASCII lines
-        if line.isascii():
+        # str.split() would also split on Unicode spaces and on \x1c-\x1f; it is exact
+        # for ASCII lines without those
+        separators = _PYTHON_SPACE.search(line)
+        if line.isascii() and not separators:
             parts = line.split()
         else:  # a line of Unicode spaces only is blank too
-            parts = [] if line.isspace() else _ASCII_SPACE.split(line.strip(" \t\r\x0b\x0c"))
+            parts = ([] if line.isspace() and not separators
+                     else _ASCII_SPACE.split(line.strip(" \t\r\x0b\x0c")))
         if not parts:
             if tokens:
                 sentences.append(tokens)

@@ -304,6 +304,7 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
         if plan.feature_names is not None:
             model.feature_names_in_ = plan.feature_names
         learner = model._start_fit(plan.classes, np.empty((0, plan.n_features)), warm)
+        learner.check_shards(plan.n_features, plan.n_shards)  # each shard copies the weights
         return model, learner
 
     def _deal(self, model, plan):

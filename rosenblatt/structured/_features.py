@@ -190,6 +190,12 @@ class SentenceFeatures(TransformerMixin, BaseEstimator, auto_wrap_output_keys=No
                 met = np.bincount(np.concatenate([block[block >= 0] for block in blocks]),
                                   minlength=len(provisional))
                 names = [name for name in names if met[provisional[name]] >= self.min_count]
+                if not names and len(provisional):
+                    raise ValueError(
+                        f"min_count={self.min_count} keeps none of the {len(provisional)} "
+                        f"feature strings: the most frequent is met on {int(met.max())} "
+                        "token(s). Lower min_count (or 'rosenblatt tag train --min-count'), "
+                        "or fit on more sentences.")
             renumber = np.full(len(provisional) + 1, -1, dtype=np.int64)  # -1 stays -1
             renumber[[provisional[name] for name in names]] = np.arange(len(names))
             self.vocabulary_ = dict(zip(names, range(len(names))))
@@ -419,6 +425,16 @@ def _sentences(sentences):
     return sentences
 
 
+def _strings(kinds):
+    """Whether every one of the types ``kinds`` is ``str`` or a subclass of it (NumPy's
+    ``np.str_``: the tokens of a NumPy array of strings are such).
+
+    >>> _strings({str, np.str_}), _strings({str, bytes})
+    (True, False)
+    """
+    return all(issubclass(kind, str) for kind in kinds)
+
+
 def _n_columns(sentences, expected=None):
     """The tokens' number of columns (1 for strings); all tokens must agree."""
     kinds = set()
@@ -427,7 +443,7 @@ def _n_columns(sentences, expected=None):
         kinds.update(map(type, sentence))
     if not kinds:
         return expected or 1
-    if kinds <= {str}:
+    if _strings(kinds):
         width = 1
     elif kinds <= {tuple, list}:
         for sentence in sentences:
@@ -473,9 +489,12 @@ class _Batch:
             # one column at a time: zip(*tokens) would make an iterator per token
             self.table = [list(map(operator.itemgetter(k), tokens)) for k in range(n_columns)]
         for number, column in enumerate(self.table):
-            if not set(map(type, column)) <= {str}:
+            kinds = set(map(type, column))
+            if not _strings(kinds):
                 raise ValueError(f"Column {number} of the tokens holds non-strings; every "
                                  "value of a token must be a string.")
+            if kinds - {str}:  # NumPy's np.str_ (a str subclass), say: plain strings
+                self.table[number] = list(map(str, column))
         self._values = {}
 
     def strings(self, entries):

@@ -202,7 +202,7 @@ def _count(y_true, y_pred):
     right_tags = tokens = 0
     in_correct = False
     last_gold, last_guess, last_gold_type, last_guess_type = "O", "O", "", ""
-    for gold_tag, guess_tag in _stream(_pairs(y_true, y_pred)):
+    for gold_tag, guess_tag in _stream(_chunk_tags(_pairs(y_true, y_pred))):
         if gold_tag is _BOUNDARY:
             gold, gold_type, guess, guess_type = "O", "", "O", ""
         else:
@@ -261,6 +261,26 @@ def _sentences(labels, name):
         raise ValueError(f"{name} mixes labels and lists of labels: give a flat list of "
                          "labels or a list of sentences.")
     return [items], False
+
+
+def _chunk_tags(pairs):
+    """``pairs`` if every label is a string (a chunk tag such as ``'B-NP'``), else a
+    ``ValueError`` that names the first that is not.
+
+    >>> _chunk_tags([(["B-NP", 1], ["B-NP", "O"])])
+    Traceback (most recent call last):
+    ValueError: chunk scores read labels as chunk tags, strings such as 'B-NP', 'I-NP' or 'O'; y_true holds 1 (int). Convert the labels to such strings, or score other labels with token_accuracy.
+    """
+    for gold, guess in pairs:
+        for name, labels in (("y_true", gold), ("y_pred", guess)):
+            for label in labels:
+                if not isinstance(label, str):
+                    raise ValueError(
+                        "chunk scores read labels as chunk tags, strings such as 'B-NP', "
+                        f"'I-NP' or 'O'; {name} holds {label!r} ({type(label).__name__}). "
+                        "Convert the labels to such strings, or score other labels with "
+                        "token_accuracy.")
+    return pairs
 
 
 def _pairs(y_true, y_pred):

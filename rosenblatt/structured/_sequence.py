@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+from sklearn.metrics import accuracy_score
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import (
@@ -31,6 +32,7 @@ from .._validation import (
     validate_X_y,
 )
 from ..base import Learner, PerceptronClassifier, Problem, RuleState, constraints
+from ..base._classifier import check_warm_start
 from ..base._file_form import Floats
 from ..base._linear import PARALLEL_SCORING_CELLS
 from ..base._registry import register
@@ -109,6 +111,9 @@ class SequenceLearner(Learner):
         recorder = SequenceRecorder() if self.record else None
         return [Problem(coef=start, intercept=intercept, rng=rngs[0],
                         classes=tuple(self.classes_), state=state, recorder=recorder)]
+
+    def check_shards(self, n_features, n_shards):
+        _check_memory(n_features, len(self.classes_), self.average, n_shards)
 
     def _split(self, vector):
         return split_weights(vector, self.n_features_in_, len(self.classes_))
@@ -266,15 +271,14 @@ class SequencePerceptron(PerceptronClassifier):
         self._validate_params()
         if self.warm_start:
             self._refuse_if_loaded("warm_start=True")
-        X, y = validate_X_y(self, X, y, reset=True)
-        bounds = _bounds(check_lengths(lengths, X.shape[0]))
-        classes = check_classes(y)
-        warm = self.warm_start and hasattr(self, "_problems")
-        if warm and not np.array_equal(classes, self.classes_):
-            raise ValueError(
-                f"warm_start=True needs the labels of the first fit {self.classes_.tolist()!r}"
-                f", got {classes.tolist()!r}; set warm_start=False to start afresh.")
-        learner = self._start_fit(classes, X, warm)
+        with self._kept_if_refused():
+            width = getattr(self, "n_features_in_", None)
+            X, y = validate_X_y(self, X, y, reset=True)
+            bounds = _bounds(check_lengths(lengths, X.shape[0]))
+            classes = check_classes(y)
+            warm = self.warm_start and hasattr(self, "_problems")
+            check_warm_start(self, warm, classes, X, width)
+            learner = self._start_fit(classes, X, warm)
         self._learn(learner, X, encode_labels(y, classes), None, partial=False, bounds=bounds)
         return self
 
@@ -328,7 +332,9 @@ class SequencePerceptron(PerceptronClassifier):
         """
         check_is_fitted(self)
         X = validate_X(self, X, reset=False)
-        bounds = _bounds(check_lengths(lengths, X.shape[0]))
+        lengths = check_lengths(lengths, X.shape[0])
+        bounds = _bounds(lengths)
+        self._check_path_scores(X, lengths)
         codes = np.empty(X.shape[0], dtype=np.intp)
         weights = (np.ascontiguousarray(self.coef_.T), np.ascontiguousarray(self.transitions_),
                    np.ascontiguousarray(self.start_transitions_))
@@ -357,7 +363,28 @@ class SequencePerceptron(PerceptronClassifier):
         """
         check_is_fitted(self)
         X = validate_X(self, X, reset=False)
-        return check_scores(np.asarray(X @ self.coef_.T, dtype=np.float64), X)
+        return check_scores(_emissions(X, self.coef_), X)
+
+    def _check_path_scores(self, X, lengths, block=1 << 16):
+        """Refuse X whose emission scores, or the score of a label path through its
+        longest sentence, overflow to inf or NaN: Viterbi would pick an arbitrary
+        path from them. Scores are computed ``block`` tokens at a time."""
+        largest = 0.0
+        for start in range(0, X.shape[0], block):
+            part = X[start:start + block]
+            largest = max(largest, float(np.abs(check_scores(_emissions(part, self.coef_),
+                                                             part)).max(initial=0.0)))
+        steps = (largest + float(np.abs(self.transitions_).max(initial=0.0))
+                 + float(np.abs(self.start_transitions_).max(initial=0.0)))
+        longest = int(np.max(lengths, initial=0))
+        with np.errstate(over="ignore"):
+            bound = np.float64(steps) * longest
+        if not np.isfinite(bound):
+            raise ValueError(
+                f"The path scores of a sentence of {longest} tokens would overflow to inf "
+                f"(emission scores up to {largest:.3g}): the decoded labels would be "
+                "arbitrary. Scale X the way the training data was scaled, or split the "
+                "longest sentences.")
 
     def score(self, X, y, lengths, sample_weight=None):
         """Token accuracy of :meth:`predict` on ``X``, ``y``.
@@ -366,8 +393,9 @@ class SequencePerceptron(PerceptronClassifier):
         -------
         float
         """
-        correct = self.predict(X, lengths) == np.asarray(y)
-        return float(np.average(correct, weights=sample_weight))
+        # scikit-learn's accuracy checks y's length and type against the labels
+        # predicted (labels '0' for classes 0 used to score 0.0 without a word)
+        return float(accuracy_score(y, self.predict(X, lengths), sample_weight=sample_weight))
 
     def _prediction_state(self):
         """Arrays besides the public fitted attributes that prediction needs (for
@@ -391,22 +419,37 @@ def physical_memory():
         return None
 
 
-def _check_memory(n_features, n_labels, average):
+def _check_memory(n_features, n_labels, average, n_shards=1):
     """Refuse weights that cannot fit in this machine's memory, with what to do,
     rather than let the system kill the process midway: the weights are
     ``n_features × K`` float64, and averaged training keeps two more arrays of
-    that size (the sums and the mean it publishes)."""
+    that size (the sums and the mean it publishes). Each of ``n_shards > 1`` shards
+    of parameter mixing deep-copies the running weights, and when averaging the sums
+    and the zero start too (made full size by the copy).
+
+    >>> _check_memory(10, 3, True, n_shards=4)  # a few kilobytes
+    """
     copies = 3 if average else 2  # the running weights, (the sums,) the published ones
+    if n_shards > 1:
+        copies += n_shards * (3 if average else 1)
     need = copies * 8 * (n_features * n_labels + n_labels * n_labels + n_labels)
     have = physical_memory()
     if have is not None and need > have:
+        shards = f" for {n_shards} shards of parameter mixing" if n_shards > 1 else ""
         raise ValueError(
-            f"SequencePerceptron would need {need / 1e9:.1f} GB for its weights "
+            f"SequencePerceptron would need {need / 1e9:.1f} GB for its weights{shards} "
             f"({n_features:,} features × {n_labels} labels × 8 bytes, {copies} arrays of "
             f"that size{' while averaging' if average else ''}), more than this machine's "
             f"{have / 1e9:.1f} GB. Keep fewer features: SentenceFeatures(min_count=2) (or "
             "'rosenblatt tag train --min-count 2') drops the strings met once, "
-            "vocabulary='hash' with a smaller n_features caps them; or merge rare labels.")
+            "vocabulary='hash' with a smaller n_features caps them; or merge rare labels"
+            f"{'; or use fewer shards' if n_shards > 1 else ''}.")
+
+
+def _emissions(X, coef):
+    """``X @ coef.T`` in float64, overflow left to :func:`check_scores` to report."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        return np.asarray(X @ coef.T, dtype=np.float64)
 
 
 def _bounds(lengths):

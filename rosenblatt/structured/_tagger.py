@@ -95,7 +95,9 @@ class SequenceTagger(BaseEstimator):
         features = SentenceFeatures() if self.features is None else clone(self.features)
         model = SequencePerceptron() if self.model is None else clone(self.model)
         X, lengths = features.fit_transform(sentences)
-        y = np.array(list(itertools.chain.from_iterable(labels)))
+        # a list, checked as every estimator checks y: np.array would turn labels that
+        # mix numbers and strings into strings (predicting '1' for 1)
+        y = list(itertools.chain.from_iterable(labels))
         model.fit(X, y, lengths=lengths)
         self.features_, self.model_ = features, model
         return self
