@@ -1,0 +1,54 @@
+"""Hardening, round four (issue 35), items 8-16: the online family, model files, inputs.
+
+Each test failed on main before its fix: a traceback that is not a ValueError, a
+silently wrong model, or a file the library cannot read back.
+"""
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+from rosenblatt import Perceptron
+from rosenblatt.io import ModelFileError, load, save
+
+X4 = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0]])
+Y4 = np.array([0, 1, 1, 0])
+
+
+def _edit_meta(path, edit):
+    arrays = dict(np.load(path))
+    meta = json.loads(str(arrays["__meta__"]))
+    edit(meta)
+    arrays["__meta__"] = np.array(json.dumps(meta))
+    np.savez(path, **arrays)
+
+
+# ---------------------------------------------------------------- 15: format version
+
+@pytest.mark.parametrize("version", [-5, 0, True, False, 1.0, "2", None, [2]])
+def test_a_format_version_that_is_not_one_this_writes_is_refused(tmp_path, version):
+    path = tmp_path / "m.npz"
+    save(Perceptron().fit(X4, Y4), path)
+    _edit_meta(path, lambda meta: meta.update(format_version=version))
+    with pytest.raises(ModelFileError, match=r"m\.npz: format_version: must be a whole number "
+                                             r"from 1 to 2"):
+        load(path)
+
+
+def test_a_training_state_in_a_format_1_file_is_refused(tmp_path):
+    path = tmp_path / "m.npz"
+    save(Perceptron().fit(X4, Y4), path, training_state=True)
+    _edit_meta(path, lambda meta: meta.update(format_version=1))
+    with pytest.raises(ModelFileError, match=r"m\.npz: training: holds a training state"):
+        load(path)
+
+
+@pytest.mark.parametrize("name", [["Perceptron"], {"a": 1}, 3, None])
+def test_an_estimator_name_that_is_not_a_string_is_refused(tmp_path, name):
+    path = tmp_path / "m.npz"
+    save(Perceptron().fit(X4, Y4), path)
+    _edit_meta(path, lambda meta: meta.update(estimator=name))
+    with pytest.raises(ModelFileError, match="unknown estimator"):
+        load(path)
