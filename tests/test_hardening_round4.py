@@ -52,3 +52,50 @@ def test_an_estimator_name_that_is_not_a_string_is_refused(tmp_path, name):
     _edit_meta(path, lambda meta: meta.update(estimator=name))
     with pytest.raises(ModelFileError, match="unknown estimator"):
         load(path)
+
+
+# ---------------------------------------------------------------- 11: parameters
+
+def _all_estimators():
+    from ._estimators import ALL
+    return ALL
+
+
+@pytest.mark.parametrize("value", [True, False, np.bool_(True)])
+@pytest.mark.parametrize("name", ["eta", "C", "margin", "tol", "alpha", "gamma", "coef0", "a",
+                                  "r", "random_state", "n_jobs", "validation_fraction",
+                                  "projectron_eta", "w0", "p"])
+def test_a_bool_is_not_a_number_for_any_parameter(name, value):
+    from sklearn.utils._param_validation import InvalidParameterError
+    checked = 0
+    for cls in _all_estimators():
+        constraint = cls._parameter_constraints.get(name)
+        if constraint is None:
+            continue
+        checked += 1
+        with pytest.raises(InvalidParameterError, match=name):
+            cls(**{name: value}).fit(X4, Y4)
+    assert checked
+
+
+@pytest.mark.parametrize("gram", [
+    lambda A, B: (A @ B.T).astype(str),
+    lambda A, B: (A @ B.T).astype(str).astype(object),
+    lambda A, B: (A @ B.T) + 1j,
+    lambda A, B: (A @ B.T).astype(complex),
+])
+def test_a_callable_kernel_must_return_real_numbers(gram):
+    from rosenblatt import KernelPerceptron
+    with pytest.raises(ValueError, match=r"kernel\(A, B\) must return the Gram matrix as real "
+                                         r"numbers.*dtype"):
+        KernelPerceptron(kernel=gram).fit(X4, Y4)
+
+
+def test_a_callable_kernel_may_return_a_sparse_matrix():
+    import scipy.sparse as sp
+
+    from rosenblatt import KernelPerceptron
+    dense = KernelPerceptron(kernel=lambda A, B: A @ B.T, random_state=0).fit(X4, Y4)
+    sparse = KernelPerceptron(kernel=lambda A, B: sp.csr_matrix(A @ B.T),
+                              random_state=0).fit(X4, Y4)
+    assert np.array_equal(dense.decision_function(X4), sparse.decision_function(X4))

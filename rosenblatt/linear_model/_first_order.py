@@ -24,15 +24,15 @@ counters added as the examples ``seen`` are.
 
 import math
 from dataclasses import dataclass, replace
-from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import StrOptions
 
 from .._kernels import _first_order
 from ..base import LinearLearner, LinearModel, OnlineMixin, PerceptronClassifier, Traced
 from ..base import constraints as _constraints
 from ..base._mistakes import CountsMistakes, MistakeCounts
+from ..base._parameters import RealNumber
 from ..base._registry import register
 from ._online import update_log
 
@@ -689,10 +689,10 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     _PARAMETERS = ("p", "alpha", "B", "C") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
         ("p", "alpha", "B", "C"),
-        p=[Interval(Real, 2, None, closed="left")],
-        alpha=[Interval(Real, 0, 1, closed="right")],
-        B=[Interval(Real, 0, None, closed="neither"), None],
-        C=[Interval(Real, 0, None, closed="neither")],
+        p=[RealNumber(2, None, closed="left")],
+        alpha=[RealNumber(0, 1, closed="right")],
+        B=[RealNumber(0, None, closed="neither"), None],
+        C=[RealNumber(0, None, closed="neither")],
     )
 
     def __init__(
@@ -996,9 +996,9 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     _PARAMETERS = ("alpha", "threshold", "w0") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
         ("alpha", "threshold", "w0"),
-        alpha=[Interval(Real, 1, None, closed="neither")],
-        threshold=[Interval(Real, None, None, closed="neither"), None],
-        w0=[Interval(Real, 0, None, closed="neither")],
+        alpha=[RealNumber(1, None, closed="neither")],
+        threshold=[RealNumber(None, None, closed="neither"), None],
+        w0=[RealNumber(0, None, closed="neither")],
     )
 
     def __init__(
@@ -1147,9 +1147,9 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
     _PARAMETERS = ("alpha", "threshold", "w0") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
         ("alpha", "threshold", "w0"),
-        alpha=[Interval(Real, 1, None, closed="neither")],
-        threshold=[Interval(Real, None, None, closed="neither")],
-        w0=[Interval(Real, 0, None, closed="neither")],
+        alpha=[RealNumber(1, None, closed="neither")],
+        threshold=[RealNumber(None, None, closed="neither")],
+        w0=[RealNumber(0, None, closed="neither")],
     )
 
     def __init__(
@@ -1292,7 +1292,7 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
 
     _PARAMETERS = ("p",) + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("p",), p=[Interval(Real, 1, None, closed="neither"), None],
+        ("p",), p=[RealNumber(1, None, closed="neither"), None],
     )
 
     def __init__(

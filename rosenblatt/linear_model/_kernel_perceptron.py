@@ -2,23 +2,22 @@
 
 import difflib
 from dataclasses import dataclass, field
-from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics.pairwise import pairwise_kernels
-from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
+from sklearn.utils._param_validation import InvalidParameterError, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _kernels
 from .._validation import check_scores, validate_X
 from ..base import (
     Learner,
+    MistakeStop,
     OnlineMixin,
     PerceptronClassifier,
     Problem,
     RuleState,
-    MistakeStop,
     constraints,
 )
 from ..base._file_form import (
@@ -34,7 +33,7 @@ from ..base._file_form import (
     close,
     same_values,
 )
-from ..base._parameters import WholeNumber
+from ..base._parameters import RealNumber, WholeNumber
 from ..base._registry import register
 from ..base._separability import kernel_separable
 from ..trace import survival_counts
@@ -561,7 +560,15 @@ class KernelLearner(MistakeStop, Learner):
         """Gram matrix ``K(A, B)`` (len(A), len(B)) as a dense float64 array."""
         _check_kernel(self.kernel)  # set_params or skip_parameter_validation may pass one
         if callable(self.kernel):
-            gram = np.asarray(self.kernel(A, B), dtype=np.float64)
+            gram = self.kernel(A, B)
+            gram = np.asarray(gram.toarray() if sp.issparse(gram) else gram)
+            if gram.dtype.kind not in "biuf":
+                raise ValueError(
+                    f"kernel(A, B) must return the Gram matrix as real numbers (int or "
+                    f"float); got an array of dtype {gram.dtype}. Return a float array, "
+                    "e.g. np.real(K) if every imaginary part is 0."
+                )
+            gram = gram.astype(np.float64, copy=False)
             if gram.shape != (A.shape[0], B.shape[0]):
                 raise ValueError(
                     f"kernel(A, B) must return the Gram matrix of shape {(A.shape[0], B.shape[0])}"
@@ -1025,13 +1032,13 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         kernel=[StrOptions({"linear", "poly", "rbf"}), callable],
         degree=[WholeNumber(1, None, closed="left")],
         # finite bounds: an infinite gamma or coef0 makes every kernel value inf or NaN
-        gamma=[Interval(Real, 0, _LARGEST, closed="right"), None],
-        coef0=[Interval(Real, -_LARGEST, _LARGEST, closed="both")],
+        gamma=[RealNumber(0, _LARGEST, closed="right"), None],
+        coef0=[RealNumber(-_LARGEST, _LARGEST, closed="both")],
         voting=[StrOptions({"vote", "average"}), None],
-        cache_size=[Interval(Real, 0, None, closed="left")],
+        cache_size=[RealNumber(0, None, closed="left")],
         budget=[WholeNumber(1, None, closed="left"), None],
         budget_policy=[StrOptions({"random", "oldest", "forgetron", "projectron++"})],
-        projectron_eta=[Interval(Real, 0, _LARGEST, closed="both")],
+        projectron_eta=[RealNumber(0, _LARGEST, closed="both")],
     )
 
     def __init__(

@@ -1,12 +1,11 @@
 """The linear unit (Adaline) of Ahmed & Pavlu §3, by batch or stochastic gradient descent."""
 
 from dataclasses import dataclass, field
-from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import ArpackError, LinearOperator, eigsh
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.extmath import row_norms
 
 from .. import _kernels
@@ -21,6 +20,7 @@ from ..base import (
     constraints,
 )
 from ..base._file_form import Count, Floats, Number, Numbers, OnePerProblem, Optional, Tuple
+from ..base._parameters import RealNumber
 from ..base._registry import register
 from ._batch import OneStepPerEpoch, steps_add
 
@@ -331,9 +331,9 @@ class LinearUnit(OnlineMixin, LinearModel, PerceptronClassifier):
                    "validation_fraction", "n_iter_no_change", "n_jobs")
     _parameter_constraints = constraints(
         _PARAMETERS,
-        eta=[StrOptions({"auto"}), Interval(Real, 0, None, closed="neither")],
+        eta=[StrOptions({"auto"}), RealNumber(0, None, closed="neither")],
         solver=[StrOptions({"batch", "sgd"})],
-        tol=[Interval(Real, 0, None, closed="left"), None],
+        tol=[RealNumber(0, None, closed="left"), None],
     )
 
     def __init__(

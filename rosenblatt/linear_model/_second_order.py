@@ -23,10 +23,9 @@ measurement behind the choice, and :meth:`CovarianceState.mixed`).
 
 from abc import abstractmethod
 from dataclasses import dataclass
-from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import StrOptions
 
 from .._kernels import _second_order as so
 from ..base import (
@@ -40,6 +39,7 @@ from ..base import (
 )
 from ..base._file_form import Floats
 from ..base._mistakes import CountsMistakes, MistakeCounts
+from ..base._parameters import RealNumber
 from ..base._registry import register
 from ._online import update_log
 
@@ -392,8 +392,8 @@ SHARED_PARAMETERS = (
     "covariance", "fit_intercept", "max_iter", "tol", "n_iter_no_change", "shuffle",
     "random_state", "record", "class_weight", "warm_start",
 )
-POSITIVE = [Interval(Real, 0, None, closed="neither")]
-CONFIDENCE = [Interval(Real, 0.5, 1, closed="neither")]
+POSITIVE = [RealNumber(0, None, closed="neither")]
+CONFIDENCE = [RealNumber(0.5, 1, closed="neither")]
 SHARED_CONSTRAINTS = {"covariance": [StrOptions({"full", "diagonal"})], "a": POSITIVE}
 
 
@@ -1318,8 +1318,8 @@ class IELLIP(OnlineMixin, LinearModel, PerceptronClassifier):
 
     _PARAMETERS = ("a", "b", "c") + SHARED_PARAMETERS + ("n_jobs",)
     _parameter_constraints = constraints(
-        _PARAMETERS, b=[Interval(Real, 0, 1, closed="right")],
-        c=[Interval(Real, 0, 1, closed="neither")], **SHARED_CONSTRAINTS)
+        _PARAMETERS, b=[RealNumber(0, 1, closed="right")],
+        c=[RealNumber(0, 1, closed="neither")], **SHARED_CONSTRAINTS)
 
     def __init__(
         self,
