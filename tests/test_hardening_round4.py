@@ -99,3 +99,51 @@ def test_a_callable_kernel_may_return_a_sparse_matrix():
     sparse = KernelPerceptron(kernel=lambda A, B: sp.csr_matrix(A @ B.T),
                               random_state=0).fit(X4, Y4)
     assert np.array_equal(dense.decision_function(X4), sparse.decision_function(X4))
+
+
+# ---------------------------------------------------------------- 16: inputs
+
+COMPLEX_X = [[[0, 1j], [1, 0]], np.array([[0, 1j], [1, 0]]),
+             np.array([[0, 1j], [1, 0]], dtype=object)]
+
+
+@pytest.mark.parametrize("X", COMPLEX_X)
+def test_theory_refuses_complex_coordinates_as_the_estimators_do(X):
+    from rosenblatt import theory
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's ComplexWarning: the imaginary part dropped
+        for function in (theory.is_linearly_separable, theory.mistake_bound,
+                         lambda X, y: Perceptron().fit(X, y)):
+            with pytest.raises(ValueError, match="Complex data not supported: X holds"):
+                function(X, [0, 1])
+
+
+@pytest.mark.parametrize("X", [[[0, 1], [1]], [[0, 1], [1, 0, 2]]])
+def test_a_ragged_list_as_X_says_what_to_pass(X):
+    from rosenblatt import theory
+    for function in (theory.is_linearly_separable, lambda X, y: Perceptron().fit(X, y),
+                     lambda X, y: Perceptron().fit(X4[:2], y).predict(X)):
+        with pytest.raises(ValueError, match="X must be a matrix: a list of rows that are all "
+                                             "of the same length"):
+            function(X, [0, 1])
+
+
+def test_a_ragged_y_is_named_as_y():
+    with pytest.raises(ValueError, match="y must be one class label per row of X"):
+        Perceptron().fit(X4[:2], [[0], [1, 2]])
+
+
+@pytest.mark.parametrize("solver", ["batch", "sgd"])
+@pytest.mark.parametrize("X, fit_intercept", [
+    (np.full((400, 3), 1e153), True),   # ‖x‖² summed over the rows: inf (ArpackError)
+    (np.full((400, 3), 1e153), False),
+    (np.random.RandomState(0).randn(40, 3) * 1e-160, False),  # the step: 1/0 = inf
+])
+def test_linear_unit_cannot_choose_a_step_says_so(X, fit_intercept, solver):
+    from rosenblatt import LinearUnit
+    if solver == "sgd" and X[0, 0] > 1:
+        return  # one row's ‖x‖² is finite: SGD's step is
+    with pytest.raises(ValueError, match="LinearUnit cannot choose eta='auto': the rows' "
+                                         "squared norms"):
+        LinearUnit(fit_intercept=fit_intercept, solver=solver, max_iter=2).fit(
+            X, np.arange(len(X)) % 2)

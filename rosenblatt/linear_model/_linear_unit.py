@@ -143,12 +143,26 @@ class LinearUnitLearner(SquaredLossStop, LinearLearner):
                 "whatever the weights and there is nothing to learn. Check the features "
                 "(a column read as 0?), or set fit_intercept=True, or pass a number as eta."
             )
-        if self.solver == "sgd":
-            return 1.0 / largest
-        size = problems[0].coef.shape[-1] + int(self.fit_intercept)
-        return 1.0 / largest_eigenvalue(
-            lambda v: in_order_sum(backend.map(gram_part, shards, self.fit_intercept,
-                                               np.asarray(v))), size)
+        if self.solver != "sgd":
+            size = problems[0].coef.shape[-1] + int(self.fit_intercept)
+            try:
+                largest = largest_eigenvalue(
+                    lambda v: in_order_sum(backend.map(gram_part, shards, self.fit_intercept,
+                                                       np.asarray(v))), size)
+            except ArpackError:  # the Gram matrix overflowed: its products are inf or NaN
+                largest = np.inf
+        step = 1.0 / largest if largest > 0 else np.inf
+        if not 0 < step < np.inf:
+            # the squares summed over the rows overflow float64 (many rows near 1e153),
+            # or underflow to a step that is infinite (rows near 1e-160)
+            size = "too large" if largest > 1 else "too small"
+            raise ValueError(
+                f"LinearUnit cannot choose eta='auto': the rows' squared norms ‖x‖² (summed "
+                f"over the rows by solver='batch') are {size} for float64, and the stable "
+                f"step would be {step:.3g}. Scale X, e.g. with "
+                "sklearn.preprocessing.StandardScaler, or pass a number as eta."
+            )
+        return step
 
     def _new_state(self, coef, intercept):
         return LossHistory()
