@@ -147,3 +147,72 @@ def test_linear_unit_cannot_choose_a_step_says_so(X, fit_intercept, solver):
                                          "squared norms"):
         LinearUnit(fit_intercept=fit_intercept, solver=solver, max_iter=2).fit(
             X, np.arange(len(X)) % 2)
+
+
+# ------------------------------------------------------- 12-14: budget training states
+
+def _budget_model(policy, **fit):
+    from rosenblatt import KernelPerceptron
+    rng = np.random.RandomState(0)
+    X = rng.randn(60, 2)
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model = KernelPerceptron(budget=4, budget_policy=policy, max_iter=3, random_state=0)
+        return model.fit(X, y, **fit), X, y
+
+
+def _edit_state(path, name, value):
+    _edit_meta(path, lambda meta: meta["training"][0]["state"]["fields"].update({name: value}))
+
+
+POLICIES = ["random", "oldest", "forgetron", "projectron++"]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("budget", [2, 100])
+def test_a_budget_state_of_another_budget_is_refused(tmp_path, policy, budget):
+    model, _, _ = _budget_model(policy)
+    path = tmp_path / "m.npz"
+    save(model, path)
+    _edit_state(path, "budget", budget)
+    with pytest.raises(ModelFileError, match=rf"m\.npz: training state problem0\.state\.budget "
+                                             rf"is {budget}, but the model's parameter budget "
+                                             "is 4"):
+        load(path)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("value", ["abc", 3, [1, 2], {"list": [1, 2]}])
+def test_a_budget_state_support_that_is_not_a_matrix_is_refused(tmp_path, policy, value):
+    model, _, _ = _budget_model(policy)
+    path = tmp_path / "m.npz"
+    save(model, path)
+    _edit_state(path, "support", value)
+    with pytest.raises(ModelFileError, match=r"m\.npz: training state problem0\.state\.support"):
+        load(path)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_forgetron_trained_with_row_weights_reads_its_own_file(tmp_path, seed):
+    weights = np.random.RandomState(seed).exponential(size=60) * 100
+    model, X, y = _budget_model("forgetron", sample_weight=weights)
+    assert model._problems[0].state.damage < 0  # what the file check refused
+    path = tmp_path / "m.npz"
+    save(model, path)
+    loaded = load(path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.partial_fit(X, y, sample_weight=weights)
+        loaded.partial_fit(X, y, sample_weight=weights)
+    assert np.array_equal(model.decision_function(X), loaded.decision_function(X))
+
+
+@pytest.mark.parametrize("damage", [1e9, "x", float("inf")])
+def test_a_forgetron_damage_over_its_share_is_refused(tmp_path, damage):
+    model, _, _ = _budget_model("forgetron")
+    path = tmp_path / "m.npz"
+    save(model, path)
+    _edit_state(path, "damage", damage)
+    with pytest.raises(ModelFileError, match=r"m\.npz: training state problem0\.state\.damage"):
+        load(path)

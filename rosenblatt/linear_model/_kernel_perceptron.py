@@ -26,6 +26,7 @@ from ..base._file_form import (
     Floats,
     Ints,
     Matrix,
+    Number,
     Numbers,
     Optional,
     ProblemFields,
@@ -278,6 +279,17 @@ class BudgetState(DualState):
     #: an example number per support vector: the oldest is removed by it
     file_form = {"born": Numbers(RowsOf("support"), whole=True)}
 
+    def check_file(self, file, where):
+        """The budget is the estimator's, and the support within it: a state of
+        another budget would keep its own number of support vectors."""
+        budget = getattr(file.model, "budget", None)
+        if self.budget != budget:
+            file.fail(f"{where}.budget", f"is {self.budget!r}, but the model's parameter "
+                                         f"budget is {budget!r}")
+        if len(self.dual) > self.budget:
+            file.fail(f"{where}.support", f"holds {len(self.dual)} support vectors, over the "
+                                          f"budget of {self.budget}")
+
     def loaded(self):
         self.rows = [] if self.support is None else \
             [self.support[i:i + 1].copy() for i in range(self.support.shape[0])]
@@ -391,11 +403,16 @@ class ForgetronState(BudgetRuleState):
     #: the share of the mistakes the removals may damage (the paper's 15/32)
     SHARE = 15 / 32
 
+    file_form = {"mistakes": Count(), "damage": Number(kinds=float)}
+
     def check_file(self, file, where):
-        """The damage ``Q`` within [0, 15/32 M]: the shrinking factor exists only then."""
-        if not 0 <= self.damage <= self.SHARE * self.mistakes * (1 + 1e-9):
-            file.fail(f"{where}.damage", f"is {self.damage!r}, outside [0, 15/32 × "
-                                         f"{self.mistakes} mistakes]")
+        """The damage ``Q`` at most 15/32 M: the shrinking factor exists only then.
+        ``Q`` may be negative: removing a term whose example has a margin ``μ`` over
+        ``1 + σ/2`` costs ``Ψ(σ, μ) < 0`` (large row weights make that common)."""
+        super().check_file(file, where)
+        if not self.damage <= self.SHARE * self.mistakes * (1 + 1e-9):
+            file.fail(f"{where}.damage", f"is {self.damage!r}, over 15/32 × "
+                                         f"{self.mistakes} mistakes")
 
     @staticmethod
     def psi(lam, mu):
