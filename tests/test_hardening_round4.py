@@ -216,3 +216,52 @@ def test_a_forgetron_damage_over_its_share_is_refused(tmp_path, damage):
     _edit_state(path, "damage", damage)
     with pytest.raises(ModelFileError, match=r"m\.npz: training state problem0\.state\.damage"):
         load(path)
+
+
+# ---------------------------------------------- 10: full covariances, Projectron++ η = 0
+
+@pytest.mark.parametrize("name", ["AROW", "SecondOrderPerceptron", "SoftConfidenceWeighted"])
+def test_full_covariances_of_many_classes_are_refused_by_their_total_size(name):
+    import rosenblatt
+    X = np.zeros((1000, 3000))  # 1,000 classes × 3,001² float64: 72 GB
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match=r"3001 x 3001 float64 covariance matrix per problem"
+                                             r": 72 GB for 1000 one-vs-rest problems, over the "
+                                             r"2 GB it allows in all. Use covariance='diagonal'"):
+            getattr(rosenblatt, name)().fit(X, np.arange(1000))
+
+
+@pytest.mark.parametrize("eta", [0.0, 1e-12])
+def test_projectron_with_eta_0_goes_on_training(eta):
+    from rosenblatt import KernelPerceptron
+    rng = np.random.RandomState(0)
+    X = rng.randn(60, 2)
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    model = KernelPerceptron(budget=10, budget_policy="projectron++", projectron_eta=eta,
+                             kernel="linear", max_iter=3, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.fit(X, y).partial_fit(X, y)  # was numpy's "Singular matrix"
+    # a linear kernel with its bias spans 3 dimensions: no more support vectors than that
+    assert model.support_vectors_.shape[0] == 3
+
+
+def test_projectron_refuses_a_singular_support_in_words(tmp_path):
+    from rosenblatt import KernelPerceptron
+    rng = np.random.RandomState(0)
+    X = rng.randn(60, 2)
+    y = (X[:, 0] * X[:, 1] > 0).astype(int)
+    model = KernelPerceptron(budget=10, budget_policy="projectron++", kernel="linear",
+                             max_iter=3, random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.fit(X, y)
+    state = model._problems[0].state
+    state.support = np.vstack([state.support, state.support[:1]])  # a vector twice
+    state.dual = state.dual + [0.0]
+    state.born = state.born + [0]
+    state.loaded()
+    with pytest.raises(ValueError, match="Projectron\\+\\+ cannot go on: the Gram matrix of "
+                                         "its 4 support vectors is singular"):
+        model.partial_fit(X, y)

@@ -460,6 +460,10 @@ class ForgetronState(BudgetRuleState):
         return oldest
 
 
+#: ``δ² ≤ _IN_SPAN K(x, x)`` is rounding: Projectron++ takes the vector as in the span
+_IN_SPAN = 1e-10
+
+
 @dataclass
 class ProjectronState(BudgetRuleState):
     """Projectron++ (Orabona, Keshet & Caputo 2009): a mistake whose example lies
@@ -484,7 +488,15 @@ class ProjectronState(BudgetRuleState):
             room = np.zeros((min(self.budget, max(2 * n, 16)),) * 2)
             if n:
                 gram = self.kernel(self.support_matrix(), self.support_matrix())
-                room[:n, :n] = np.linalg.inv(gram)
+                try:
+                    room[:n, :n] = np.linalg.inv(gram)
+                except np.linalg.LinAlgError as error:
+                    raise ValueError(
+                        f"Projectron++ cannot go on: the Gram matrix of its {n} support "
+                        f"vectors is singular ({error}), so a vector is in the span of the "
+                        "others. Fit again (with projectron_eta > 0 to keep it well "
+                        "conditioned) rather than going on from this state."
+                    ) from error
             self._inverse = room
         return self._inverse[:n, :n]
 
@@ -501,7 +513,13 @@ class ProjectronState(BudgetRuleState):
         d = self.inverse() @ scores
         norm = float(scores @ d)
         x = self._X[row:row + 1]
-        delta2 = max(float(self.kernel(x, x)[0, 0]) - norm, 0.0)
+        own = float(self.kernel(x, x)[0, 0])
+        delta2 = own - norm
+        if delta2 <= _IN_SPAN * own:
+            # K(x, x) − kᵀd cancels: a vector in the span comes out at the rounding's
+            # size, and adding it would make K⁻¹ hold 1/δ² ≈ 1e16 (with η = 0 its Gram
+            # matrix turned singular, refused by the next call)
+            delta2 = 0.0
         return d, np.sqrt(delta2), norm
 
     def mistake(self, row, step, scores, position):
@@ -926,7 +944,8 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         kernel's feature space, updates the support's coefficients instead of
         adding a vector; a margin error updates them only if its loss exceeds
         ``δ/η``. Larger: fewer support vectors. A positive ``η`` also keeps the
-        support's Gram matrix well conditioned.
+        support's Gram matrix well conditioned; a ``δ²`` below ``1e-10 K(x, x)``
+        is taken as 0 (rounding), whatever ``η``.
     fit_intercept : bool, default=True
         Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
         feature x₀ = 1 with its weight first). False: the boundary passes through 0.

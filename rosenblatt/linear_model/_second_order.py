@@ -46,6 +46,9 @@ from ._online import update_log
 #: the largest ``Σ`` of ``covariance="full"``: ``(d + 1)²`` float64 per problem
 #: (5,000² × 8 bytes = 200 MB); wider data must use ``covariance="diagonal"``
 MAX_FULL_DIMENSION = 5000
+#: the largest total of the one-vs-rest problems' ``Σ`` (ten problems at the largest
+#: dimension): 1,000 classes of 3,001² would allocate 72 GB until a MemoryError
+MAX_FULL_BYTES = 10 * MAX_FULL_DIMENSION**2 * 8
 
 #: How the shards' covariances combine after an epoch of parameter mixing:
 #: ``"covariance"`` averages ``Σᵢ`` by ``μ`` (Hivemall's and Jubatus's mix),
@@ -68,11 +71,21 @@ COVARIANCE_MIXING = "covariance"
 
 
 def check_dimension(name, covariance, dimension, n_problems):
-    """Refuse ``covariance="full"`` beyond :data:`MAX_FULL_DIMENSION`, naming the memory."""
-    if covariance != "full" or dimension <= MAX_FULL_DIMENSION:
+    """Refuse ``covariance="full"`` beyond :data:`MAX_FULL_DIMENSION`, or beyond
+    :data:`MAX_FULL_BYTES` over every problem, naming the memory."""
+    if covariance != "full":
         return
     size = dimension * dimension * 8 * n_problems
     each = "" if n_problems == 1 else f" for {n_problems} one-vs-rest problems"
+    if dimension <= MAX_FULL_DIMENSION and size > MAX_FULL_BYTES:
+        raise ValueError(
+            f"{name}(covariance='full') keeps a {dimension} x {dimension} float64 covariance "
+            f"matrix per problem: {_bytes(size)}{each}, over the {_bytes(MAX_FULL_BYTES)} it "
+            f"allows in all. Use covariance='diagonal', which keeps {dimension} numbers per "
+            "problem, or fewer features (or classes)."
+        )
+    if dimension <= MAX_FULL_DIMENSION:
+        return
     raise ValueError(
         f"{name}(covariance='full') keeps a {dimension} x {dimension} float64 covariance "
         f"matrix per problem: {_bytes(size)}{each}, and O({dimension}²) work per update. "
