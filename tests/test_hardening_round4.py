@@ -265,3 +265,21 @@ def test_projectron_refuses_a_singular_support_in_words(tmp_path):
     with pytest.raises(ValueError, match="Projectron\\+\\+ cannot go on: the Gram matrix of "
                                          "its 4 support vectors is singular"):
         model.partial_fit(X, y)
+
+
+# ------------------------------------------------ 8: second-order steps dividing by 0
+
+@pytest.mark.parametrize("name, params, weight", [
+    ("NHERD", {"C": 1e300, "fit_intercept": False}, 1.0),
+    ("AROW", {"r": 1e-300, "fit_intercept": False}, 1e300),
+    ("SoftConfidenceWeighted", {"variant": "II", "C": 1e-300}, 1e-300),
+    ("MulticlassSCW", {"variant": "II", "C": 1e-300}, 1e-300),
+])
+def test_a_second_order_step_dividing_by_zero_is_a_value_error(name, params, weight):
+    import rosenblatt
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match=rf"{name} divided by zero in a step: its "
+                                             r"parameters \(C, r\) times the row weights"):
+            getattr(rosenblatt, name)(**params).fit(X4, [0, 0, 1, 1],
+                                                    sample_weight=np.full(4, weight))

@@ -95,6 +95,21 @@ def check_dimension(name, covariance, dimension, n_problems):
     )
 
 
+def stepped(epoch, name, *args):
+    """Run the compiled ``epoch`` on ``args``, its division by zero (a step of
+    parameters and row weights so extreme that float64 rounds a term to 0 or
+    infinity: NHERD ``C=1e300``, SCW-II ``C × sw = 1e-600``) refused in words."""
+    try:
+        return epoch(*args)
+    except ZeroDivisionError as error:
+        raise ValueError(
+            f"{name} divided by zero in a step: its parameters (C, r) times the row "
+            "weights (sample_weight, class_weight) are so large or small that float64 "
+            "rounds a step's terms to 0 or infinity. Use parameters and weights nearer 1 "
+            "(e.g. C and r in [1e-100, 1e100], weights rescaled to a mean of 1)."
+        ) from error
+
+
 def _bytes(size):
     for unit in ("bytes", "KB", "MB", "GB", "TB"):
         if size < 1000 or unit == "TB":
@@ -302,9 +317,9 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
             if getattr(problem, "_carry", None) is None:
                 problem._carry = np.zeros(2)
             carry = (problem._carry,)
-        n_mistakes, n_updates = so.second_order_epoch(
-            data.Xk, data.y, data.kernel_sw, order, rule, self.fit_intercept, weights, log,
-            *carry)
+        n_mistakes, n_updates = stepped(
+            so.second_order_epoch, self.name, data.Xk, data.y, data.kernel_sw, order, rule,
+            self.fit_intercept, weights, log, *carry)
         state.count_mistakes(problem.n_iter, n_mistakes)
         if recorder is not None:
             rows, activations, positions = (column[:n_updates] for column in log)
