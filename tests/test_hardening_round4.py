@@ -283,3 +283,15 @@ def test_a_second_order_step_dividing_by_zero_is_a_value_error(name, params, wei
                                              r"parameters \(C, r\) times the row weights"):
             getattr(rosenblatt, name)(**params).fit(X4, [0, 0, 1, 1],
                                                     sample_weight=np.full(4, weight))
+
+
+# ---------------------------------------------------------------- 9: ALMA's C
+
+@pytest.mark.parametrize("C", [1.4e154, 1e200, float("inf")])
+def test_alma_refuses_a_C_whose_step_overflows(C):
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    from rosenblatt import ALMA
+    with pytest.raises(InvalidParameterError, match="'C' parameter of ALMA must be a float "
+                                                    "in the range"):
+        ALMA(C=C).fit(X4, Y4)

@@ -597,7 +597,8 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     B : float or None, default=None
         Scale of the margin ``γ_k`` (> 0); ``None``: ``1/alpha`` (the paper's).
     C : float, default=sqrt(2)
-        Scale of the step ``η_k`` (> 0); the paper's ``√2``.
+        Scale of the step ``η_k`` (> 0, at most 1e100: the norm of a larger
+        step overflows float64); the paper's ``√2``.
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
@@ -692,7 +693,8 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
         p=[RealNumber(2, None, closed="left")],
         alpha=[RealNumber(0, 1, closed="right")],
         B=[RealNumber(0, None, closed="neither"), None],
-        C=[RealNumber(0, None, closed="neither")],
+        # C ≥ ~1.4e154 made the step's norm overflow: an all-zero model, without a word
+        C=[RealNumber(0, 1e100, closed="right")],
     )
 
     def __init__(
