@@ -49,7 +49,7 @@ def validate_X(estimator, X, *, reset):
         X = validate_data(
             estimator, X, accept_sparse="csr", dtype=FLOAT_DTYPES, order="C", reset=reset
         )
-    except ValueError as error:
+    except (ValueError, TypeError) as error:  # TypeError: a list holding complex numbers
         raise _explain(error, X) from error
     if sp.issparse(X):
         check_csr_structure(X)
@@ -64,7 +64,7 @@ def validate_X_y(estimator, X, y, *, reset):
         X, y = validate_data(
             estimator, X, y, accept_sparse="csr", dtype=FLOAT_DTYPES, order="C", reset=reset
         )
-    except ValueError as error:
+    except (ValueError, TypeError) as error:  # TypeError: a list holding complex numbers
         raise _explain(error, X) from error
     if sp.issparse(X):
         check_csr_structure(X)
@@ -188,7 +188,8 @@ def check_magnitude(X):
 def _explain(error, X=None):
     """Add the remedy to the messages of numpy and scikit-learn that lack one."""
     message = str(error)
-    if message.startswith("Complex data not supported"):
+    if message.startswith("Complex data not supported") or (
+            "complex" in message and X is not None and _is_complex(X)):
         # scikit-learn's message goes on to print the whole array: not repeated here
         which = "X" if X is not None and _is_complex(X) else "y"
         remedy = (
@@ -204,6 +205,15 @@ def _explain(error, X=None):
             f"X must be numeric ({message}). Encode text or categorical columns first, "
             "for example with sklearn.preprocessing.OneHotEncoder."
         )
+    if "inhomogeneous shape" in message or "setting an array element with a sequence" in message:
+        if X is not None and not _is_ragged(X):
+            return ValueError(f"y must be one class label per row of X (numpy: {message}). "
+                              "Pass a 1-D list or array of labels.")
+        return ValueError(
+            "X must be a matrix: a list of rows that are all of the same length, each a "
+            f"list of numbers (numpy: {message}). Give every row one value per feature "
+            "(fill in the missing ones), or pass a 2-D numpy array."
+        )
     if "0 sample(s)" in message or "0 feature(s)" in message:
         return ValueError(f"{message} Pass a non-empty X with at least one row and column.")
     if "inconsistent numbers of samples" in message:
@@ -211,14 +221,35 @@ def _explain(error, X=None):
     return error
 
 
+def real_matrix(X):
+    """``X`` as a dense float64 array, refused with :func:`_explain`'s messages when
+    it is ragged, complex or not numeric (for the functions that are not estimators)."""
+    try:
+        array = np.asarray(X.toarray() if sp.issparse(X) else X)
+        if _is_complex(array):
+            raise ValueError("Complex data not supported")
+        return array.astype(np.float64)
+    except (ValueError, TypeError) as error:
+        raise _explain(ValueError(str(error)), X) from error
+
+
+def _is_ragged(X):
+    try:
+        np.asarray(X)
+    except ValueError:
+        return True
+    return False
+
+
 def _is_complex(X):
     dtype = getattr(X, "dtype", None)
     if dtype is not None and dtype != object:
         return dtype.kind == "c"
     try:
-        return np.iscomplexobj(np.asarray(X))
+        values = np.asarray(X, dtype=object).ravel()  # a list or an object array
     except (TypeError, ValueError):
         return False
+    return any(isinstance(value, (complex, np.complexfloating)) for value in values)
 
 
 def check_classes(classes):

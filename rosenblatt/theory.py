@@ -10,6 +10,8 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+from ._validation import real_matrix
+
 __all__ = [
     "dataset_margin",
     "geometric_margin",
@@ -25,7 +27,7 @@ __all__ = [
 
 
 def _as_dense(X):
-    X = X.toarray() if sp.issparse(X) else np.asarray(X, dtype=np.float64)
+    X = real_matrix(X)
     if X.ndim != 2 or X.shape[0] == 0:
         raise ValueError(f"X must be a non-empty 2-D array; got shape {X.shape}.")
     if not np.all(np.isfinite(X)):

@@ -352,7 +352,8 @@ def rewrite(path, change):
     np.savez(path, **arrays)
 
 
-@pytest.mark.parametrize("damage", [-1.0, 1e6, float("inf")])
+# a negative damage is reachable (large row weights: see test_hardening_round4), so allowed
+@pytest.mark.parametrize("damage", [1e6, float("inf")])
 def test_a_forged_forgetron_damage_is_refused(damage, tmp_path):
     X, y = ring(8, 100)
     model = quiet(lambda: KernelPerceptron(budget=5, budget_policy="forgetron", max_iter=2,

@@ -23,10 +23,23 @@ class WholeNumber(Interval):
 
     def is_satisfied_by(self, val):
         return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+
+class RealNumber(Interval):
+    """scikit-learn's ``Interval(Real, ...)`` without ``True`` and ``False``: to
+    Python a ``bool`` is a number, so ``eta=True`` would be a rate of 1."""
+
+    def __init__(self, left, right, *, closed):
+        super().__init__(Real, left, right, closed=closed)
+
+    def is_satisfied_by(self, val):
+        return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+
 INIT_MODES = ("zeros", "uniform", "normal")
 
 CONSTRAINTS = {
-    "eta": [Interval(Real, 0, None, closed="neither")],
+    "eta": [RealNumber(0, None, closed="neither")],
     "fit_intercept": ["boolean"],
     "max_iter": [WholeNumber(1, None, closed="left")],
     "max_updates": [WholeNumber(1, None, closed="left")],
@@ -34,7 +47,7 @@ CONSTRAINTS = {
     "shuffle": [StrOptions(set(SHUFFLE_MODES))],
     "init": [StrOptions(set(INIT_MODES)), "array-like"],
     "random_state": [
-        Interval(Integral, 0, 2**32 - 1, closed="both"),
+        WholeNumber(0, 2**32 - 1, closed="both"),
         np.random.RandomState,
         np.random.Generator,
         None,
@@ -43,16 +56,16 @@ CONSTRAINTS = {
     "class_weight": [StrOptions({"balanced"}), dict, None],
     "warm_start": ["boolean"],
     "early_stopping": ["boolean"],
-    "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+    "validation_fraction": [RealNumber(0, 1, closed="neither")],
     "n_iter_no_change": [WholeNumber(1, None, closed="left")],
-    "n_jobs": [Integral, None],
+    "n_jobs": [WholeNumber(None, None, closed="neither"), None],
     "average": ["boolean"],
-    "margin": [Interval(Real, 0, None, closed="left")],
-    "tol": [Interval(Real, 0, None, closed="left"), None],
+    "margin": [RealNumber(0, None, closed="left")],
+    "tol": [RealNumber(0, None, closed="left"), None],
     "stop_mistake_free": ["boolean"],
     "penalty": [StrOptions({"l2", "l1", "elasticnet"}), None],
-    "alpha": [Interval(Real, 0, None, closed="left")],
-    "l1_ratio": [Interval(Real, 0, 1, closed="both")],
+    "alpha": [RealNumber(0, None, closed="left")],
+    "l1_ratio": [RealNumber(0, 1, closed="both")],
     "weights_dtype": [StrOptions({"float64", "float32"})],
 }
 

@@ -160,11 +160,17 @@ def read_meta(path, arrays):
     if not isinstance(meta, dict) or meta.get("format") != FORMAT:
         raise ModelFileError(f"{path}: not a rosenblatt model file.")
     version = meta.get("format_version")
-    if not isinstance(version, int) or version > FORMAT_VERSION:
+    if whole(version, FORMAT_VERSION + 1, float("inf")):
         raise ModelFileError(
             f"{path}: model file format {version!r} is newer than this rosenblatt "
             f"{__version__} reads ({FORMAT_VERSION}); upgrade rosenblatt to load it."
         )
+    if not whole(version, PREDICTION_ONLY_VERSION, FORMAT_VERSION):
+        fail(path, "format_version", f"must be a whole number from {PREDICTION_ONLY_VERSION} "
+                                     f"to {FORMAT_VERSION}; got {version!r}")
+    if version < FORMAT_VERSION and meta.get("training") is not None:
+        fail(path, "training", f"holds a training state, which format {version} files do not "
+                               f"hold (save writes them as format {FORMAT_VERSION})")
     return meta
 
 

@@ -24,15 +24,15 @@ counters added as the examples ``seen`` are.
 
 import math
 from dataclasses import dataclass, replace
-from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import StrOptions
 
 from .._kernels import _first_order
 from ..base import LinearLearner, LinearModel, OnlineMixin, PerceptronClassifier, Traced
 from ..base import constraints as _constraints
 from ..base._mistakes import CountsMistakes, MistakeCounts
+from ..base._parameters import RealNumber
 from ..base._registry import register
 from ._online import update_log
 
@@ -597,7 +597,8 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     B : float or None, default=None
         Scale of the margin ``γ_k`` (> 0); ``None``: ``1/alpha`` (the paper's).
     C : float, default=sqrt(2)
-        Scale of the step ``η_k`` (> 0); the paper's ``√2``.
+        Scale of the step ``η_k`` (> 0, at most 1e100: the norm of a larger
+        step overflows float64); the paper's ``√2``.
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
@@ -689,10 +690,11 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     _PARAMETERS = ("p", "alpha", "B", "C") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
         ("p", "alpha", "B", "C"),
-        p=[Interval(Real, 2, None, closed="left")],
-        alpha=[Interval(Real, 0, 1, closed="right")],
-        B=[Interval(Real, 0, None, closed="neither"), None],
-        C=[Interval(Real, 0, None, closed="neither")],
+        p=[RealNumber(2, None, closed="left")],
+        alpha=[RealNumber(0, 1, closed="right")],
+        B=[RealNumber(0, None, closed="neither"), None],
+        # C ≥ ~1.4e154 made the step's norm overflow: an all-zero model, without a word
+        C=[RealNumber(0, 1e100, closed="right")],
     )
 
     def __init__(
@@ -996,9 +998,9 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     _PARAMETERS = ("alpha", "threshold", "w0") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
         ("alpha", "threshold", "w0"),
-        alpha=[Interval(Real, 1, None, closed="neither")],
-        threshold=[Interval(Real, None, None, closed="neither"), None],
-        w0=[Interval(Real, 0, None, closed="neither")],
+        alpha=[RealNumber(1, None, closed="neither")],
+        threshold=[RealNumber(None, None, closed="neither"), None],
+        w0=[RealNumber(0, None, closed="neither")],
     )
 
     def __init__(
@@ -1147,9 +1149,9 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
     _PARAMETERS = ("alpha", "threshold", "w0") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
         ("alpha", "threshold", "w0"),
-        alpha=[Interval(Real, 1, None, closed="neither")],
-        threshold=[Interval(Real, None, None, closed="neither")],
-        w0=[Interval(Real, 0, None, closed="neither")],
+        alpha=[RealNumber(1, None, closed="neither")],
+        threshold=[RealNumber(None, None, closed="neither")],
+        w0=[RealNumber(0, None, closed="neither")],
     )
 
     def __init__(
@@ -1292,7 +1294,7 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
 
     _PARAMETERS = ("p",) + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("p",), p=[Interval(Real, 1, None, closed="neither"), None],
+        ("p",), p=[RealNumber(1, None, closed="neither"), None],
     )
 
     def __init__(

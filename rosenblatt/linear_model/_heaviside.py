@@ -8,15 +8,14 @@ CISC 271 writes the perceptron with labels coded 0/1 as ``q = H(w·x + b)`` and
 ``h0`` in {0, 0.5, 1} the rule is the text's with that ``H(0)``.
 """
 
-from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval
 
 from .. import _kernels
+from ..base._parameters import RealNumber
 
 #: the ``h0`` parameter's constraint
-H0_CONSTRAINT = [Interval(Real, 0, 1, closed="both"), None]
+H0_CONSTRAINT = [RealNumber(0, 1, closed="both"), None]
 
 
 class StepFunction:

@@ -2,23 +2,22 @@
 
 import difflib
 from dataclasses import dataclass, field
-from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.metrics.pairwise import pairwise_kernels
-from sklearn.utils._param_validation import Interval, InvalidParameterError, StrOptions
+from sklearn.utils._param_validation import InvalidParameterError, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .. import _kernels
 from .._validation import check_scores, validate_X
 from ..base import (
     Learner,
+    MistakeStop,
     OnlineMixin,
     PerceptronClassifier,
     Problem,
     RuleState,
-    MistakeStop,
     constraints,
 )
 from ..base._file_form import (
@@ -27,6 +26,7 @@ from ..base._file_form import (
     Floats,
     Ints,
     Matrix,
+    Number,
     Numbers,
     Optional,
     ProblemFields,
@@ -34,7 +34,7 @@ from ..base._file_form import (
     close,
     same_values,
 )
-from ..base._parameters import WholeNumber
+from ..base._parameters import RealNumber, WholeNumber
 from ..base._registry import register
 from ..base._separability import kernel_separable
 from ..trace import survival_counts
@@ -279,6 +279,17 @@ class BudgetState(DualState):
     #: an example number per support vector: the oldest is removed by it
     file_form = {"born": Numbers(RowsOf("support"), whole=True)}
 
+    def check_file(self, file, where):
+        """The budget is the estimator's, and the support within it: a state of
+        another budget would keep its own number of support vectors."""
+        budget = getattr(file.model, "budget", None)
+        if self.budget != budget:
+            file.fail(f"{where}.budget", f"is {self.budget!r}, but the model's parameter "
+                                         f"budget is {budget!r}")
+        if len(self.dual) > self.budget:
+            file.fail(f"{where}.support", f"holds {len(self.dual)} support vectors, over the "
+                                          f"budget of {self.budget}")
+
     def loaded(self):
         self.rows = [] if self.support is None else \
             [self.support[i:i + 1].copy() for i in range(self.support.shape[0])]
@@ -392,11 +403,16 @@ class ForgetronState(BudgetRuleState):
     #: the share of the mistakes the removals may damage (the paper's 15/32)
     SHARE = 15 / 32
 
+    file_form = {"mistakes": Count(), "damage": Number(kinds=float)}
+
     def check_file(self, file, where):
-        """The damage ``Q`` within [0, 15/32 M]: the shrinking factor exists only then."""
-        if not 0 <= self.damage <= self.SHARE * self.mistakes * (1 + 1e-9):
-            file.fail(f"{where}.damage", f"is {self.damage!r}, outside [0, 15/32 × "
-                                         f"{self.mistakes} mistakes]")
+        """The damage ``Q`` at most 15/32 M: the shrinking factor exists only then.
+        ``Q`` may be negative: removing a term whose example has a margin ``μ`` over
+        ``1 + σ/2`` costs ``Ψ(σ, μ) < 0`` (large row weights make that common)."""
+        super().check_file(file, where)
+        if not self.damage <= self.SHARE * self.mistakes * (1 + 1e-9):
+            file.fail(f"{where}.damage", f"is {self.damage!r}, over 15/32 × "
+                                         f"{self.mistakes} mistakes")
 
     @staticmethod
     def psi(lam, mu):
@@ -444,6 +460,10 @@ class ForgetronState(BudgetRuleState):
         return oldest
 
 
+#: ``δ² ≤ _IN_SPAN K(x, x)`` is rounding: Projectron++ takes the vector as in the span
+_IN_SPAN = 1e-10
+
+
 @dataclass
 class ProjectronState(BudgetRuleState):
     """Projectron++ (Orabona, Keshet & Caputo 2009): a mistake whose example lies
@@ -468,7 +488,15 @@ class ProjectronState(BudgetRuleState):
             room = np.zeros((min(self.budget, max(2 * n, 16)),) * 2)
             if n:
                 gram = self.kernel(self.support_matrix(), self.support_matrix())
-                room[:n, :n] = np.linalg.inv(gram)
+                try:
+                    room[:n, :n] = np.linalg.inv(gram)
+                except np.linalg.LinAlgError as error:
+                    raise ValueError(
+                        f"Projectron++ cannot go on: the Gram matrix of its {n} support "
+                        f"vectors is singular ({error}), so a vector is in the span of the "
+                        "others. Fit again (with projectron_eta > 0 to keep it well "
+                        "conditioned) rather than going on from this state."
+                    ) from error
             self._inverse = room
         return self._inverse[:n, :n]
 
@@ -485,7 +513,13 @@ class ProjectronState(BudgetRuleState):
         d = self.inverse() @ scores
         norm = float(scores @ d)
         x = self._X[row:row + 1]
-        delta2 = max(float(self.kernel(x, x)[0, 0]) - norm, 0.0)
+        own = float(self.kernel(x, x)[0, 0])
+        delta2 = own - norm
+        if delta2 <= _IN_SPAN * own:
+            # K(x, x) − kᵀd cancels: a vector in the span comes out at the rounding's
+            # size, and adding it would make K⁻¹ hold 1/δ² ≈ 1e16 (with η = 0 its Gram
+            # matrix turned singular, refused by the next call)
+            delta2 = 0.0
         return d, np.sqrt(delta2), norm
 
     def mistake(self, row, step, scores, position):
@@ -561,7 +595,15 @@ class KernelLearner(MistakeStop, Learner):
         """Gram matrix ``K(A, B)`` (len(A), len(B)) as a dense float64 array."""
         _check_kernel(self.kernel)  # set_params or skip_parameter_validation may pass one
         if callable(self.kernel):
-            gram = np.asarray(self.kernel(A, B), dtype=np.float64)
+            gram = self.kernel(A, B)
+            gram = np.asarray(gram.toarray() if sp.issparse(gram) else gram)
+            if gram.dtype.kind not in "biuf":
+                raise ValueError(
+                    f"kernel(A, B) must return the Gram matrix as real numbers (int or "
+                    f"float); got an array of dtype {gram.dtype}. Return a float array, "
+                    "e.g. np.real(K) if every imaginary part is 0."
+                )
+            gram = gram.astype(np.float64, copy=False)
             if gram.shape != (A.shape[0], B.shape[0]):
                 raise ValueError(
                     f"kernel(A, B) must return the Gram matrix of shape {(A.shape[0], B.shape[0])}"
@@ -902,7 +944,8 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         kernel's feature space, updates the support's coefficients instead of
         adding a vector; a margin error updates them only if its loss exceeds
         ``δ/η``. Larger: fewer support vectors. A positive ``η`` also keeps the
-        support's Gram matrix well conditioned.
+        support's Gram matrix well conditioned; a ``δ²`` below ``1e-10 K(x, x)``
+        is taken as 0 (rounding), whatever ``η``.
     fit_intercept : bool, default=True
         Learn a bias ``b`` (updated as ``b += eta * y``, the same as a constant
         feature x₀ = 1 with its weight first). False: the boundary passes through 0.
@@ -1025,13 +1068,13 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         kernel=[StrOptions({"linear", "poly", "rbf"}), callable],
         degree=[WholeNumber(1, None, closed="left")],
         # finite bounds: an infinite gamma or coef0 makes every kernel value inf or NaN
-        gamma=[Interval(Real, 0, _LARGEST, closed="right"), None],
-        coef0=[Interval(Real, -_LARGEST, _LARGEST, closed="both")],
+        gamma=[RealNumber(0, _LARGEST, closed="right"), None],
+        coef0=[RealNumber(-_LARGEST, _LARGEST, closed="both")],
         voting=[StrOptions({"vote", "average"}), None],
-        cache_size=[Interval(Real, 0, None, closed="left")],
+        cache_size=[RealNumber(0, None, closed="left")],
         budget=[WholeNumber(1, None, closed="left"), None],
         budget_policy=[StrOptions({"random", "oldest", "forgetron", "projectron++"})],
-        projectron_eta=[Interval(Real, 0, _LARGEST, closed="both")],
+        projectron_eta=[RealNumber(0, _LARGEST, closed="both")],
     )
 
     def __init__(

@@ -1,12 +1,11 @@
 """The linear unit (Adaline) of Ahmed & Pavlu §3, by batch or stochastic gradient descent."""
 
 from dataclasses import dataclass, field
-from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.sparse.linalg import ArpackError, LinearOperator, eigsh
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.extmath import row_norms
 
 from .. import _kernels
@@ -21,6 +20,7 @@ from ..base import (
     constraints,
 )
 from ..base._file_form import Count, Floats, Number, Numbers, OnePerProblem, Optional, Tuple
+from ..base._parameters import RealNumber
 from ..base._registry import register
 from ._batch import OneStepPerEpoch, steps_add
 
@@ -143,12 +143,26 @@ class LinearUnitLearner(SquaredLossStop, LinearLearner):
                 "whatever the weights and there is nothing to learn. Check the features "
                 "(a column read as 0?), or set fit_intercept=True, or pass a number as eta."
             )
-        if self.solver == "sgd":
-            return 1.0 / largest
-        size = problems[0].coef.shape[-1] + int(self.fit_intercept)
-        return 1.0 / largest_eigenvalue(
-            lambda v: in_order_sum(backend.map(gram_part, shards, self.fit_intercept,
-                                               np.asarray(v))), size)
+        if self.solver != "sgd":
+            size = problems[0].coef.shape[-1] + int(self.fit_intercept)
+            try:
+                largest = largest_eigenvalue(
+                    lambda v: in_order_sum(backend.map(gram_part, shards, self.fit_intercept,
+                                                       np.asarray(v))), size)
+            except ArpackError:  # the Gram matrix overflowed: its products are inf or NaN
+                largest = np.inf
+        step = 1.0 / largest if largest > 0 else np.inf
+        if not 0 < step < np.inf:
+            # the squares summed over the rows overflow float64 (many rows near 1e153),
+            # or underflow to a step that is infinite (rows near 1e-160)
+            size = "too large" if largest > 1 else "too small"
+            raise ValueError(
+                f"LinearUnit cannot choose eta='auto': the rows' squared norms ‖x‖² (summed "
+                f"over the rows by solver='batch') are {size} for float64, and the stable "
+                f"step would be {step:.3g}. Scale X, e.g. with "
+                "sklearn.preprocessing.StandardScaler, or pass a number as eta."
+            )
+        return step
 
     def _new_state(self, coef, intercept):
         return LossHistory()
@@ -331,9 +345,9 @@ class LinearUnit(OnlineMixin, LinearModel, PerceptronClassifier):
                    "validation_fraction", "n_iter_no_change", "n_jobs")
     _parameter_constraints = constraints(
         _PARAMETERS,
-        eta=[StrOptions({"auto"}), Interval(Real, 0, None, closed="neither")],
+        eta=[StrOptions({"auto"}), RealNumber(0, None, closed="neither")],
         solver=[StrOptions({"batch", "sgd"})],
-        tol=[Interval(Real, 0, None, closed="left"), None],
+        tol=[RealNumber(0, None, closed="left"), None],
     )
 
     def __init__(

@@ -2,15 +2,14 @@
 vector per class, the true class and its best rival moved by the smallest step
 that gives the true class a lead of 1."""
 
-from numbers import Real
-
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import StrOptions
 
 from .._kernels import _first_order
 from ..base import LinearLearner, MulticlassLinearModel, OnlineMixin, PerceptronClassifier, Traced
 from ..base import constraints as _constraints
 from ..base._linear import PER_CLASS_WEIGHTS
+from ..base._parameters import RealNumber
 from ..base._registry import register
 from ..trace import MulticlassTraceRecorder
 from ._first_order import _ADVICE, ErrorFreeStop, FirstOrderState, run_traced
@@ -188,7 +187,7 @@ class MulticlassPassiveAggressive(OnlineMixin, MulticlassLinearModel, Perceptron
     )
     _parameter_constraints = _constraints(
         _PARAMETERS,
-        C=[Interval(Real, 0, None, closed="neither")],
+        C=[RealNumber(0, None, closed="neither")],
         variant=[StrOptions(set(_first_order.PA_VARIANTS))],
     )
 

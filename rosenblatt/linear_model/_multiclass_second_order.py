@@ -32,6 +32,7 @@ from ._second_order import (
     check_dimension,
     copied,
     replayed_orders,
+    stepped,
 )
 
 
@@ -88,8 +89,9 @@ class MulticlassSecondOrderLearner(SecondOrderLearner):
         weights = state.kernel_state(problem)
         log = update_log(data.n_rows, multiclass=True) if recorder is not None else None
         start = copied(weights) if recorder is not None else None
-        n_mistakes, n_updates = so.multiclass_second_order_epoch(
-            data.Xk, data.y, data.kernel_sw, order, rule, self.fit_intercept, weights, log)
+        n_mistakes, n_updates = stepped(
+            so.multiclass_second_order_epoch, self.name, data.Xk, data.y, data.kernel_sw,
+            order, rule, self.fit_intercept, weights, log)
         state.count_mistakes(problem.n_iter, n_mistakes)
         if recorder is not None:
             rows, margins, positions, rivals = (column[:n_updates] for column in log)

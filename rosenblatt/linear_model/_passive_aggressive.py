@@ -1,18 +1,18 @@
 """Online passive-aggressive learning (Crammer, Dekel, Keshet, Shalev-Shwartz & Singer 2006)."""
 
-from numbers import Real
 
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import StrOptions
 
 from .. import _kernels
 from ..base import (
     LinearLearner,
     LinearModel,
+    MistakeStop,
     OnlineMixin,
     PerceptronClassifier,
-    MistakeStop,
     constraints,
 )
+from ..base._parameters import RealNumber
 from ..base._registry import register
 from ._averaged import Averaging
 from ._online import OnlineRule
@@ -179,7 +179,7 @@ class PassiveAggressiveClassifier(OnlineMixin, LinearModel, PerceptronClassifier
                    "validation_fraction", "n_iter_no_change", "n_jobs", "weights_dtype")
     _parameter_constraints = constraints(
         _PARAMETERS,
-        C=[Interval(Real, 0, None, closed="neither")],
+        C=[RealNumber(0, None, closed="neither")],
         variant=[StrOptions({"pa", "pa1", "pa2"})],
     )
 

@@ -23,10 +23,9 @@ measurement behind the choice, and :meth:`CovarianceState.mixed`).
 
 from abc import abstractmethod
 from dataclasses import dataclass
-from numbers import Real
 
 import numpy as np
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import StrOptions
 
 from .._kernels import _second_order as so
 from ..base import (
@@ -40,12 +39,16 @@ from ..base import (
 )
 from ..base._file_form import Floats
 from ..base._mistakes import CountsMistakes, MistakeCounts
+from ..base._parameters import RealNumber
 from ..base._registry import register
 from ._online import update_log
 
 #: the largest ``Σ`` of ``covariance="full"``: ``(d + 1)²`` float64 per problem
 #: (5,000² × 8 bytes = 200 MB); wider data must use ``covariance="diagonal"``
 MAX_FULL_DIMENSION = 5000
+#: the largest total of the one-vs-rest problems' ``Σ`` (ten problems at the largest
+#: dimension): 1,000 classes of 3,001² would allocate 72 GB until a MemoryError
+MAX_FULL_BYTES = 10 * MAX_FULL_DIMENSION**2 * 8
 
 #: How the shards' covariances combine after an epoch of parameter mixing:
 #: ``"covariance"`` averages ``Σᵢ`` by ``μ`` (Hivemall's and Jubatus's mix),
@@ -68,11 +71,21 @@ COVARIANCE_MIXING = "covariance"
 
 
 def check_dimension(name, covariance, dimension, n_problems):
-    """Refuse ``covariance="full"`` beyond :data:`MAX_FULL_DIMENSION`, naming the memory."""
-    if covariance != "full" or dimension <= MAX_FULL_DIMENSION:
+    """Refuse ``covariance="full"`` beyond :data:`MAX_FULL_DIMENSION`, or beyond
+    :data:`MAX_FULL_BYTES` over every problem, naming the memory."""
+    if covariance != "full":
         return
     size = dimension * dimension * 8 * n_problems
     each = "" if n_problems == 1 else f" for {n_problems} one-vs-rest problems"
+    if dimension <= MAX_FULL_DIMENSION and size > MAX_FULL_BYTES:
+        raise ValueError(
+            f"{name}(covariance='full') keeps a {dimension} x {dimension} float64 covariance "
+            f"matrix per problem: {_bytes(size)}{each}, over the {_bytes(MAX_FULL_BYTES)} it "
+            f"allows in all. Use covariance='diagonal', which keeps {dimension} numbers per "
+            "problem, or fewer features (or classes)."
+        )
+    if dimension <= MAX_FULL_DIMENSION:
+        return
     raise ValueError(
         f"{name}(covariance='full') keeps a {dimension} x {dimension} float64 covariance "
         f"matrix per problem: {_bytes(size)}{each}, and O({dimension}²) work per update. "
@@ -80,6 +93,21 @@ def check_dimension(name, covariance, dimension, n_problems):
         f"covariance='diagonal', which keeps {dimension} numbers per problem and costs "
         "O(nonzeros) per row."
     )
+
+
+def stepped(epoch, name, *args):
+    """Run the compiled ``epoch`` on ``args``, its division by zero (a step of
+    parameters and row weights so extreme that float64 rounds a term to 0 or
+    infinity: NHERD ``C=1e300``, SCW-II ``C × sw = 1e-600``) refused in words."""
+    try:
+        return epoch(*args)
+    except ZeroDivisionError as error:
+        raise ValueError(
+            f"{name} divided by zero in a step: its parameters (C, r) times the row "
+            "weights (sample_weight, class_weight) are so large or small that float64 "
+            "rounds a step's terms to 0 or infinity. Use parameters and weights nearer 1 "
+            "(e.g. C and r in [1e-100, 1e100], weights rescaled to a mean of 1)."
+        ) from error
 
 
 def _bytes(size):
@@ -289,9 +317,9 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
             if getattr(problem, "_carry", None) is None:
                 problem._carry = np.zeros(2)
             carry = (problem._carry,)
-        n_mistakes, n_updates = so.second_order_epoch(
-            data.Xk, data.y, data.kernel_sw, order, rule, self.fit_intercept, weights, log,
-            *carry)
+        n_mistakes, n_updates = stepped(
+            so.second_order_epoch, self.name, data.Xk, data.y, data.kernel_sw, order, rule,
+            self.fit_intercept, weights, log, *carry)
         state.count_mistakes(problem.n_iter, n_mistakes)
         if recorder is not None:
             rows, activations, positions = (column[:n_updates] for column in log)
@@ -392,8 +420,8 @@ SHARED_PARAMETERS = (
     "covariance", "fit_intercept", "max_iter", "tol", "n_iter_no_change", "shuffle",
     "random_state", "record", "class_weight", "warm_start",
 )
-POSITIVE = [Interval(Real, 0, None, closed="neither")]
-CONFIDENCE = [Interval(Real, 0.5, 1, closed="neither")]
+POSITIVE = [RealNumber(0, None, closed="neither")]
+CONFIDENCE = [RealNumber(0.5, 1, closed="neither")]
 SHARED_CONSTRAINTS = {"covariance": [StrOptions({"full", "diagonal"})], "a": POSITIVE}
 
 
@@ -1318,8 +1346,8 @@ class IELLIP(OnlineMixin, LinearModel, PerceptronClassifier):
 
     _PARAMETERS = ("a", "b", "c") + SHARED_PARAMETERS + ("n_jobs",)
     _parameter_constraints = constraints(
-        _PARAMETERS, b=[Interval(Real, 0, 1, closed="right")],
-        c=[Interval(Real, 0, 1, closed="neither")], **SHARED_CONSTRAINTS)
+        _PARAMETERS, b=[RealNumber(0, 1, closed="right")],
+        c=[RealNumber(0, 1, closed="neither")], **SHARED_CONSTRAINTS)
 
     def __init__(
         self,
