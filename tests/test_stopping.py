@@ -168,14 +168,17 @@ def test_a_shuffled_file_resumes_exactly(tmp_path):
     y = (X[:, 0] + 0.5 * rng.randn(90) > 0).astype(int)
     path = tmp_path / "d.npy"
     np.save(path, np.column_stack([X, y]))
-    whole = fit_chunks(Perceptron(random_state=0, max_iter=6, tol=None), ChunkedFile(path, 10))
-    with pytest.warns(ConvergenceWarning):
+    with pytest.warns(ConvergenceWarning, match="max_iter=6"):  # noisy labels: no separation
+        whole = fit_chunks(Perceptron(random_state=0, max_iter=6, tol=None),
+                           ChunkedFile(path, 10))
+    with pytest.warns(ConvergenceWarning, match="max_iter=2"):
         first = fit_chunks(Perceptron(random_state=0, max_iter=2, tol=None),
                            ChunkedFile(path, 10))
-    resumed = fit_chunks(first.set_params(max_iter=6), ChunkedFile(path, 10), n_epochs=4,
-                         resume=True)
+    with pytest.warns(ConvergenceWarning, match="max_iter=6"):  # the same end as the whole run
+        resumed = fit_chunks(first.set_params(max_iter=6), ChunkedFile(path, 10), n_epochs=4,
+                             resume=True)
     np.testing.assert_array_equal(resumed.coef_, whole.coef_)
-    assert resumed.n_iter_ == whole.n_iter_
+    assert resumed.n_iter_ == whole.n_iter_ and resumed.stop_reason_ == whole.stop_reason_
 
 
 # ------------------------------------------------- one loop, one stopping decision
