@@ -31,6 +31,7 @@ array([0, 3])
 """
 
 import math
+from abc import ABC, abstractmethod
 
 import numpy as np
 import scipy.sparse as sp
@@ -123,7 +124,7 @@ def whole(value, low, high):
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
-class Declared:
+class Declared(ABC):
     """A declaration: ``check`` returns the value or refuses it. ``needed()``
     marks a fitted attribute that prediction reads (refused when missing);
     the others are checked when the file holds them."""
@@ -134,8 +135,9 @@ class Declared:
         self.required = True
         return self
 
+    @abstractmethod
     def check(self, file, field, value, known=None):
-        raise NotImplementedError
+        """The value, checked against the declaration (or a ``ModelFileError``)."""
 
 
 class Floats(Declared):
