@@ -454,7 +454,7 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
         counted as each row is met, before its update) when the weights after it make none on
         the training rows either; or when the epoch's mistakes have not fallen by ``tol ×
         n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows
-        separable (on data of up to 250,000 values), where the rule's mistake bound promises a
+        separable (on data of up to 50,000 values), where the rule's mistake bound promises a
         mistake-free epoch. ``stop_reason_`` says which; a run that reaches ``max_iter`` first
         warns (``ConvergenceWarning``).
     tol : float or None, default=1e-3
@@ -610,7 +610,7 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
         counted as each row is met, before its update) when the weights after it make none on
         the training rows either; or when the epoch's mistakes have not fallen by ``tol ×
         n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows
-        separable (on data of up to 250,000 values), where the rule's mistake bound promises a
+        separable (on data of up to 50,000 values), where the rule's mistake bound promises a
         mistake-free epoch. ``stop_reason_`` says which; a run that reaches ``max_iter`` first
         warns (``ConvergenceWarning``).
     tol : float or None, default=1e-3
@@ -1217,7 +1217,7 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         counted as each row is met, before its update) when the weights after it make none on
         the training rows either; or when the epoch's mistakes have not fallen by ``tol ×
         n_samples`` for ``n_iter_no_change`` epochs, unless a linear program finds the rows
-        separable (on data of up to 250,000 values), where the rule's mistake bound promises a
+        separable (on data of up to 50,000 values), where the rule's mistake bound promises a
         mistake-free epoch. ``stop_reason_`` says which; a run that reaches ``max_iter`` first
         warns (``ConvergenceWarning``).
     tol : float or None, default=1e-3

@@ -957,7 +957,7 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
         below the fewest so far by ``tol × n_samples`` for ``n_iter_no_change`` epochs in a row
         (the program is on the Gram matrix, in the kernel's feature space; not with a
         ``budget``, which forgets), unless a linear program finds the rows separable (checked
-        once, on data of up to 250,000 values), in which case the run goes on to the
+        once, on data of up to 50,000 values), in which case the run goes on to the
         mistake-free epoch the convergence theorem promises. Mistakes, unlike the perceptron
         loss scikit-learn's ``tol`` watches, count an activation of exactly 0 and do not change
         when ``X`` is scaled. ``None``: no such rule (the texts), only ``stop_mistake_free``

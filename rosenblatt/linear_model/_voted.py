@@ -320,7 +320,7 @@ class VotedPerceptron(OnlineMixin, EpochRuleParameters, LinearModel, PerceptronC
         not fallen below the fewest so far by ``tol × n_samples`` for
         ``n_iter_no_change`` epochs in a row (on a9a after 7 to 11 epochs), unless a linear
         program finds the rows separable (checked once, on data of up to
-        250,000 values), in which case the run goes on to the mistake-free
+        50,000 values), in which case the run goes on to the mistake-free
         epoch the convergence theorem promises. Mistakes, unlike the perceptron
         loss scikit-learn's ``tol`` watches, count an activation of exactly 0
         and do not change when ``X`` is scaled. ``None``: no such rule (the
