@@ -295,3 +295,91 @@ def test_alma_refuses_a_C_whose_step_overflows(C):
     with pytest.raises(InvalidParameterError, match="'C' parameter of ALMA must be a float "
                                                     "in the range"):
         ALMA(C=C).fit(X4, Y4)
+
+
+# -------------------------------------------- 9: Winnow's underflow, ‖x‖² underflowing
+
+_TINY = np.array([[1e-170, 0.0], [0.0, -1e-170], [2e-170, 1e-170], [-1e-170, -3e-170]])
+_TINY_Y = np.array([1, 0, 1, 0])
+
+
+@pytest.mark.parametrize("name, params", [
+    ("ROMMA", {"fit_intercept": False}),
+    ("ROMMA", {"fit_intercept": False, "aggressive": True}),
+    ("ALMA", {"fit_intercept": False}),
+    ("PassiveAggressiveClassifier", {"fit_intercept": False}),
+    ("MulticlassPassiveAggressive", {"fit_intercept": False}),
+])
+@pytest.mark.parametrize("sparse", [False, True])
+def test_rows_whose_squared_norm_underflows_are_refused_not_skipped(name, params, sparse):
+    # they used to be skipped as x = 0 rows: converged_ = True with zero weights
+    import scipy.sparse as sp
+
+    import rosenblatt
+    X = sp.csr_matrix(_TINY) if sparse else _TINY
+    with pytest.raises(ValueError, match=r"not zero but its squared norm ‖x‖² underflows"):
+        getattr(rosenblatt, name)(**params).fit(X, _TINY_Y)
+
+
+@pytest.mark.parametrize("name", ["ROMMA", "PassiveAggressiveClassifier"])
+def test_rows_that_are_zero_are_still_skipped(name):
+    import rosenblatt
+    X = np.vstack([X4, np.zeros((2, 2))])
+    model = getattr(rosenblatt, name)(fit_intercept=False).fit(X, np.r_[Y4, 0, 1])
+    assert np.all(np.isfinite(model.coef_))
+
+
+@pytest.mark.parametrize("name", ["Winnow", "BalancedWinnow"])
+def test_winnow_weights_that_underflow_to_zero_are_refused(name):
+    # a demotion by alpha ** 1100 = 2^1100 is below the smallest float64: the weight
+    # is 0 for good, and the rule went on as if that were an answer
+    import rosenblatt
+    X = np.array([[1100.0], [-1100.0], [-1100.0], [1100.0]])
+    model = getattr(rosenblatt, name)(max_iter=50, shuffle="none")
+    with pytest.raises(ValueError, match="weights underflowed to exactly 0"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model.fit(X, Y4)
+
+
+# ---------------------------------------------------------------- 11: SCW's eta=None
+
+@pytest.mark.parametrize("variant, eta", [("I", 0.75), ("II", 0.90)])
+@pytest.mark.parametrize("name", ["SoftConfidenceWeighted", "MulticlassSCW"])
+def test_scw_eta_none_is_the_variants_default_for_both_forms(name, variant, eta):
+    # the binary form took None (LIBOL's per-variant default), the multiclass refused it
+    import rosenblatt
+    X = np.array([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.2, 0.1], [0.9, 0.3], [0.1, 0.8]])
+    y = np.array([0, 1, 2, 0, 1, 2]) if name == "MulticlassSCW" else np.array([0, 1, 1, 0, 1, 0])
+    cls = getattr(rosenblatt, name)
+    default = cls(variant=variant, max_iter=3, tol=None, shuffle="none")
+    explicit = cls(variant=variant, eta=eta, max_iter=3, tol=None, shuffle="none")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        default.fit(X, y)
+        explicit.fit(X, y)
+    assert default.eta is None
+    np.testing.assert_array_equal(default.coef_, explicit.coef_)
+
+
+# ------------------------------------------------- 8, 9 through the command line
+
+@pytest.mark.parametrize("argv, message", [
+    (["--model", "nherd", "--set", "C=1e300", "--set", "fit_intercept=false"],
+     "NHERD divided by zero in a step"),
+    (["--model", "romma", "--set", "fit_intercept=false"], "underflows float64 to 0"),
+    (["--model", "passive_aggressive", "--set", "fit_intercept=False", "--chunk-size", "1"],
+     "underflows float64 to 0"),
+])
+def test_the_command_line_says_the_same_in_one_line(tmp_path, argv, message):
+    from tests.test_hardening_cli import assert_user_error
+    data = tmp_path / "d.svm"
+    data.write_text("1 1:1e-170\n-1 2:1e-170\n" if "romma" in argv or "--chunk-size" in argv
+                    else "-1 2:1\n1 1:1\n-1\n1 1:1 2:1\n")  # NHERD divides by 0 here, in any order
+    assert_user_error(["train", data, *argv, "-o", tmp_path / "m.npz"], message)
+
+
+def test_set_reads_true_and_false_as_a_shell_user_writes_them():
+    from rosenblatt.cli._common import parse_settings
+    assert parse_settings(["fit_intercept=false", "average=TRUE", "shuffle=none"]) == {
+        "fit_intercept": False, "average": True, "shuffle": "none"}

@@ -81,6 +81,7 @@ from ._rows import (
     epoch_length,
     epoch_row,
     prefetch_ahead,
+    check_underflow,
     row_axpy,
     row_dot,
     row_weight,
@@ -410,7 +411,8 @@ def _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carr
             continue
         xx = row_sqnorm64(X, i) + extra
         if xx == 0.0:
-            continue  # x̂ undefined
+            check_underflow(X, i)  # x = 0 only: skipped, x̂ is undefined
+            continue
         size = math.sqrt(xx)
         count += 1
         vx = row_dot(X, i, w)
@@ -490,7 +492,8 @@ def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log):
             continue
         xx = row_sqnorm64(X, i) + extra
         if xx == 0.0:
-            continue  # no direction to move in
+            check_underflow(X, i)  # x = 0 only: skipped, no direction to move in
+            continue
         count += 1
         f = row_dot(X, i, w)
         if fit_intercept:
@@ -807,7 +810,8 @@ def multiclass_pa_epoch(X, y, sw, order, C, variant, fit_intercept, weights, log
             continue
         xx = row_sqnorm64(X, i) + extra
         if xx == 0.0 and variant != PA2:
-            continue  # τ = ℓ/0: no direction to move in
+            check_underflow(X, i)  # x = 0 only: skipped, τ = ℓ/0 has no direction
+            continue
         count += 1
         c = y[i]
         true_score = row_dot(X, i, W[c])

@@ -20,7 +20,15 @@ from ._penalty import (
     scaled_dot,
     truncate,
 )
-from ._rows import epoch_length, epoch_row, prefetch_ahead, row_axpy, row_dot, row_weight
+from ._rows import (
+    check_underflow,
+    epoch_length,
+    epoch_row,
+    prefetch_ahead,
+    row_axpy,
+    row_dot,
+    row_weight,
+)
 from ._scoring import weighted_errors
 
 
@@ -69,6 +77,7 @@ def online_epoch(X, y, sw, order, eta, fit_intercept, rule, weights, log, averag
             continue
         sqnorm = rule.sqnorm(X, i)
         if rule.skips(sqnorm):
+            check_underflow(X, i)  # x = 0 only: skipped, τ = ℓ/0 has no direction
             continue
         count += 1
         dot = row_dot(X, i, w)

@@ -280,3 +280,54 @@ def _prefetch_ahead_overload(X, order, t, n, w):
         return (_binary_pipelined_prefetch if isinstance(X[0], types.NoneType)
                 else _pipelined_prefetch)
     return lambda X, order, t, n, w: None
+
+
+#: Raised where a rule divides by ``‖x‖²`` and a row that is not zero has a
+#: squared norm of 0: its values are below ~1e-154, and skipping the row as if it
+#: were x = 0 would report a converged model that never saw it.
+UNDERFLOW_MESSAGE = (
+    "A row of X is not zero but its squared norm ‖x‖² underflows float64 to 0 (all its "
+    "values are below about 1e-154), and this rule divides by ‖x‖². Scale X up, e.g. "
+    "with sklearn.preprocessing.MaxAbsScaler or StandardScaler."
+)
+
+
+def check_underflow(X, i):
+    """Refuse row ``i`` (whose ``‖x‖²`` came out 0) unless all its values are 0."""
+    if isinstance(X, tuple):
+        start, stop = X[2][i], X[2][i + 1]
+        values = X[0][start:stop] if X[0] is not None else [1.0] * int(stop - start)
+    else:
+        values = X[i]
+    for value in values:
+        if value != 0.0:
+            raise ValueError(UNDERFLOW_MESSAGE)
+
+
+@register_jitable
+def _dense_check_underflow(X, i):
+    for j in range(X.shape[1]):
+        if X[i, j] != 0.0:
+            raise ValueError(UNDERFLOW_MESSAGE)
+
+
+@register_jitable
+def _csr_check_underflow(X, i):
+    data, indptr = X[0], X[2]
+    for k in range(indptr[i], indptr[i + 1]):
+        if data[k] != 0.0:
+            raise ValueError(UNDERFLOW_MESSAGE)
+
+
+@register_jitable
+def _binary_csr_check_underflow(X, i):
+    if X[2][i + 1] > X[2][i]:
+        raise ValueError(UNDERFLOW_MESSAGE)  # a stored 1 squares to 1: never reached
+
+
+@overload(check_underflow)
+def _check_underflow_overload(X, i):
+    if isinstance(X, types.BaseTuple):
+        return (_binary_csr_check_underflow if isinstance(X[0], types.NoneType)
+                else _csr_check_underflow)
+    return _dense_check_underflow

@@ -17,14 +17,21 @@ from ..engine import on_epoch
 def parse_settings(pairs):
     """``["eta=0.5", "shuffle=none"]`` -> ``{"eta": 0.5, "shuffle": "none"}``.
 
-    >>> parse_settings(["eta=0.5", "shuffle=none", "init='uniform'"])
-    {'eta': 0.5, 'shuffle': 'none', 'init': 'uniform'}
+    Python literals are read as such; ``true``/``false`` in any case are booleans
+    (as a shell user writes them), other bare words strings (``none`` stays the
+    string a ``shuffle`` option takes; ``None`` is Python's).
+
+    >>> parse_settings(["eta=0.5", "shuffle=none", "init='uniform'", "fit_intercept=false"])
+    {'eta': 0.5, 'shuffle': 'none', 'init': 'uniform', 'fit_intercept': False}
     """
     settings = {}
     for pair in pairs or []:
         key, separator, text = pair.partition("=")
         if not separator or not key.isidentifier():
             raise ValueError(f"expected NAME=VALUE, got {pair!r}")
+        if text.lower() in ("true", "false"):
+            settings[key] = text.lower() == "true"
+            continue
         try:
             settings[key] = ast.literal_eval(text)
         except (ValueError, SyntaxError):

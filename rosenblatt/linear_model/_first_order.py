@@ -363,9 +363,23 @@ class WinnowLearner(FirstOrderLearner):
 
     def _epoch(self, problem, data, order):
         problem.state.threshold = self._threshold(problem.coef.shape[0])  # set_params
-        return self._run(problem, data, order, _first_order.winnow_epoch,
-                         (float(self.alpha), problem.state.threshold),
-                         (problem.coef, problem.intercept, problem.seen))
+        counts = self._run(problem, data, order, _first_order.winnow_epoch,
+                           (float(self.alpha), problem.state.threshold),
+                           (problem.coef, problem.intercept, problem.seen))
+        self._check_underflow((problem.coef,), (problem.intercept,))
+        return counts
+
+    def _check_underflow(self, coefs, intercepts):
+        """Refuse weights that underflowed to 0: they start at ``w0 > 0``, and a
+        multiplicative rule can never move a weight away from 0 again."""
+        weights = coefs + (intercepts if self.fit_intercept else ())
+        if any(np.any(w == 0.0) for w in weights):
+            raise ValueError(
+                f"{type(self).__name__[:-len('Learner')]}: weights underflowed to exactly 0 "
+                f"(alpha ** (x · sample weight) is below 1e-308 on some feature), and a "
+                "multiplicative update can never move them again. Scale X down (e.g. "
+                "sklearn.preprocessing.MaxAbsScaler), or lower alpha or the sample weights."
+            )
 
 
 class BalancedWinnowLearner(WinnowLearner):
@@ -378,10 +392,12 @@ class BalancedWinnowLearner(WinnowLearner):
     def _epoch(self, problem, data, order):
         state = problem.state
         state.threshold = self._threshold(problem.coef.shape[0])
-        return self._run(problem, data, order, _first_order.balanced_winnow_epoch,
-                         (float(self.alpha), state.threshold),
-                         (problem.coef, state.v, problem.intercept, state.intercept_v,
-                          problem.seen))
+        counts = self._run(problem, data, order, _first_order.balanced_winnow_epoch,
+                           (float(self.alpha), state.threshold),
+                           (problem.coef, state.v, problem.intercept, state.intercept_v,
+                            problem.seen))
+        self._check_underflow((problem.coef, state.v), (problem.intercept, state.intercept_v))
+        return counts
 
 
 class PNormLearner(FirstOrderLearner):

@@ -24,6 +24,7 @@ from ._online import update_log
 from ._second_order import (
     CONFIDENCE,
     POSITIVE,
+    SCW_DEFAULT_ETA,
     SHARED_CONSTRAINTS,
     SHARED_PARAMETERS,
     CovarianceState,
@@ -114,8 +115,9 @@ class MulticlassAROWLearner(MulticlassSecondOrderLearner):
 
 class MulticlassSCWLearner(MulticlassSecondOrderLearner):
     def _rule(self):
+        eta = self.eta if self.eta is not None else SCW_DEFAULT_ETA[self.variant]
         return so.second_order_rule("multiclass_scw1" if self.variant == "I" else
-                                    "multiclass_scw2", C=self.C, eta=self.eta)
+                                    "multiclass_scw2", C=self.C, eta=eta)
 
 
 @register("multiclass_arow", "second-order")
@@ -301,8 +303,9 @@ class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     C : float, default=1.0
         Aggressiveness ``C > 0``: the largest step of ``"I"``, the weight of the
         loss in ``"II"``.
-    eta : float, default=0.75
-        The confidence ``η`` in (0.5, 1).
+    eta : float or None, default=None
+        The confidence ``η`` in (0.5, 1); ``None``: 0.75 for ``"I"``, 0.90 for
+        ``"II"``, as :class:`SoftConfidenceWeighted`.
     variant : {"I", "II"}, default="I"
         ``M_SCW1`` or ``M_SCW2``.
     a : float, default=1.0
@@ -396,14 +399,14 @@ class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
 
     _PARAMETERS = ("C", "eta", "variant", "a") + SHARED_PARAMETERS
     _parameter_constraints = constraints(
-        _PARAMETERS, C=POSITIVE, eta=CONFIDENCE, variant=[StrOptions({"I", "II"})],
+        _PARAMETERS, C=POSITIVE, eta=CONFIDENCE + [None], variant=[StrOptions({"I", "II"})],
         **SHARED_CONSTRAINTS)
 
     def __init__(
         self,
         *,
         C=1.0,
-        eta=0.75,
+        eta=None,
         variant="I",
         a=1.0,
         covariance="full",

@@ -408,9 +408,13 @@ class IELLIPLearner(SecondOrderLearner):
                             fit_intercept=self.fit_intercept, c=self.c)
 
 
+#: SCW's confidence ``eta`` when given as None, by variant (LIBOL's defaults)
+SCW_DEFAULT_ETA = {"I": 0.75, "II": 0.90}
+
+
 class SoftConfidenceWeightedLearner(SecondOrderLearner):
     def _rule(self):
-        eta = self.eta if self.eta is not None else {"I": 0.75, "II": 0.90}[self.variant]
+        eta = self.eta if self.eta is not None else SCW_DEFAULT_ETA[self.variant]
         return so.second_order_rule("scw1" if self.variant == "I" else "scw2", C=self.C,
                                     eta=eta)
 
