@@ -363,23 +363,9 @@ class WinnowLearner(FirstOrderLearner):
 
     def _epoch(self, problem, data, order):
         problem.state.threshold = self._threshold(problem.coef.shape[0])  # set_params
-        counts = self._run(problem, data, order, _first_order.winnow_epoch,
-                           (float(self.alpha), problem.state.threshold),
-                           (problem.coef, problem.intercept, problem.seen))
-        self._check_underflow((problem.coef,), (problem.intercept,))
-        return counts
-
-    def _check_underflow(self, coefs, intercepts):
-        """Refuse weights that underflowed to 0: they start at ``w0 > 0``, and a
-        multiplicative rule can never move a weight away from 0 again."""
-        weights = coefs + (intercepts if self.fit_intercept else ())
-        if any(np.any(w == 0.0) for w in weights):
-            raise ValueError(
-                f"{type(self).__name__[:-len('Learner')]}: weights underflowed to exactly 0 "
-                f"(alpha ** (x · sample weight) is below 1e-308 on some feature), and a "
-                "multiplicative update can never move them again. Scale X down (e.g. "
-                "sklearn.preprocessing.MaxAbsScaler), or lower alpha or the sample weights."
-            )
+        return self._run(problem, data, order, _first_order.winnow_epoch,
+                         (float(self.alpha), problem.state.threshold),
+                         (problem.coef, problem.intercept, problem.seen))
 
 
 class BalancedWinnowLearner(WinnowLearner):
@@ -392,12 +378,10 @@ class BalancedWinnowLearner(WinnowLearner):
     def _epoch(self, problem, data, order):
         state = problem.state
         state.threshold = self._threshold(problem.coef.shape[0])
-        counts = self._run(problem, data, order, _first_order.balanced_winnow_epoch,
-                           (float(self.alpha), state.threshold),
-                           (problem.coef, state.v, problem.intercept, state.intercept_v,
-                            problem.seen))
-        self._check_underflow((problem.coef, state.v), (problem.intercept, state.intercept_v))
-        return counts
+        return self._run(problem, data, order, _first_order.balanced_winnow_epoch,
+                         (float(self.alpha), state.threshold),
+                         (problem.coef, state.v, problem.intercept, state.intercept_v,
+                          problem.seen))
 
 
 class PNormLearner(FirstOrderLearner):
@@ -897,7 +881,9 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
 class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     """Winnow2: multiplicative updates, for few relevant features (Littlestone 1988).
 
-    The weights start at ``w0`` and stay positive. On a mistake,
+    The weights start at ``w0`` and stay positive (a demotion below the smallest
+    float64 leaves the weight at that smallest value, 5e-324, not at 0, from which
+    no promotion could bring it back). On a mistake,
     ``y (w·x − threshold) <= 0``, each weight is multiplied by ``alpha^(y x_i)``:
     promoted on a positive example, demoted on a negative one; a feature the
     row does not have keeps its weight. The mistakes grow with the logarithm of
