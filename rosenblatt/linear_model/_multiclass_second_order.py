@@ -143,6 +143,14 @@ class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     row ``ω`` times in the loss: ``r`` becomes ``r/ω``; a weight of 0 drops
     the row.
 
+    Probabilities: none; the shared ``Σ`` gives each pair of classes a Gaussian
+    margin, but the rule (LIBOL's ``M_AROW``, after Crammer, Dredze & Kulesza's
+    multiclass CW, EMNLP 2009) defines no class probability: the chance that row
+    ``k`` of a Gaussian ``W`` scores highest would be an orthant probability of
+    ``K − 1`` correlated normals that no paper uses, and a softmax of the scores
+    is not the model. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     r : float, default=1.0
@@ -297,6 +305,14 @@ class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     A row weight ``ω`` (``sample_weight`` times ``class_weight``) counts the
     row ``ω`` times in the loss: ``C`` becomes ``Cω``; a weight of 0 drops the
     row.
+
+    Probabilities: none; the shared ``Σ`` gives each pair of classes a Gaussian
+    margin, but the rule (LIBOL's ``M_SCW``, after Crammer, Dredze & Kulesza's
+    multiclass CW, EMNLP 2009) defines no class probability: the chance that row
+    ``k`` of a Gaussian ``W`` scores highest would be an orthant probability of
+    ``K − 1`` correlated normals that no paper uses, and a softmax of the scores
+    is not the model. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
 
     Parameters
     ----------
