@@ -83,7 +83,9 @@ def row_variance(X, i, cov, cross, bias):
     return (_csr_diagonal if isinstance(X, tuple) else _dense_diagonal)(X, i, cov, bias)
 
 
-@overload(row_variance)
+# compiled without reassociation, as row_dot's CSR sums (see _rows.py): a row's V is
+# then the same bit for bit in the serial and the parallel kernel, whatever the batch
+@overload(row_variance, jit_options={"fastmath": False})
 def _row_variance_overload(X, i, cov, cross, bias):
     csr = isinstance(X, types.BaseTuple)
     if cov.ndim == 2:
