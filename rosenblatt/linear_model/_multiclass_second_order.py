@@ -205,6 +205,11 @@ class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     covariance_ : ndarray
         The shared ``Σ`` without the bias entry: shape (n_features, n_features),
         or (n_features,) for ``covariance="diagonal"``.
+    intercept_covariance_ : ndarray
+        The bias's entries of the shared ``Σ``: its row of the full matrix (its
+        covariances with the features, then its variance), shape
+        (1, n_features + 1), or its variance, shape (1,), for
+        ``covariance="diagonal"``. Zeros with ``fit_intercept=False``.
     classes_ : ndarray
         The labels, sorted.
     n_features_in_ : int
@@ -373,6 +378,11 @@ class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
     covariance_ : ndarray
         The shared ``Σ`` without the bias entry: shape (n_features, n_features),
         or (n_features,) for ``covariance="diagonal"``.
+    intercept_covariance_ : ndarray
+        The bias's entries of the shared ``Σ``: its row of the full matrix (its
+        covariances with the features, then its variance), shape
+        (1, n_features + 1), or its variance, shape (1,), for
+        ``covariance="diagonal"``. Zeros with ``fit_intercept=False``.
     classes_ : ndarray
         The labels, sorted.
     n_features_in_ : int
