@@ -17,6 +17,15 @@ probability of the label, not a score squashed after the fact:
   nothing) the score is certain: the probability is 1, 0 or ½ as ``M`` is
   positive, negative or 0.
 
+``Σ`` is read from the fitted attributes (``covariance_`` and
+``intercept_covariance_``, the bias's entries), never from the training state:
+so a model loaded from a file, or trained by
+:class:`~rosenblatt.distributed.ParameterMixing` (whose estimator publishes the
+mixed ``Σ``), gives the same probabilities as the model in memory. The published
+``Σ`` is the actual one: the kernel keeps a factor aside during an epoch only for
+IELLIP (folded in by ``second_order_unscale`` at the epoch's end, before
+publishing), and IELLIP has no probabilities.
+
 One-vs-rest (three or more classes) does as scikit-learn's linear classifiers
 (``LinearClassifierMixin._predict_proba_lr``): each class's binary probability
 ``p_k`` of "this class against the rest", normalised, ``p_k / Σ_j p_j``. The
