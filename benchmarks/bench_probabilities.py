@@ -40,11 +40,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from bench_online_family import machine  # noqa: E402
 from sklearn.calibration import CalibratedClassifierCV  # noqa: E402
 from sklearn.linear_model import SGDClassifier  # noqa: E402
 from sklearn.metrics import accuracy_score, log_loss  # noqa: E402
 
-from bench_online_family import machine  # noqa: E402
 from rosenblatt.datasets import load_libsvm  # noqa: E402
 from rosenblatt.linear_model import (  # noqa: E402
     AROW,
@@ -68,8 +68,9 @@ def a9a():
 
 
 def contenders(one_pass):
-    ours = dict(max_iter=1, shuffle="none") if one_pass else dict(random_state=0)
-    sklearn = dict(max_iter=1, tol=None, shuffle=False) if one_pass else dict(random_state=0)
+    ours = {"max_iter": 1, "shuffle": "none"} if one_pass else {"random_state": 0}
+    sklearn = {"max_iter": 1, "tol": None, "shuffle": False} if one_pass else \
+        {"random_state": 0}
     rows = [("SGDClassifier(log_loss) [scikit-learn]",
              lambda: SGDClassifier(loss="log_loss", **sklearn)),
             ("OnlineGradientDescent(logistic)",
@@ -98,8 +99,8 @@ def table(X, y, Xt, yt, one_pass):
     print(f"|{'-' * 42}|---------:|---------:|----------:|-------:|---------------------:|")
     for name, make in contenders(one_pass):
         make().fit(X[:200], y[:200])  # compiled, or loaded from numba's cache: not timed
-        fit_time, model = cpu(lambda: make().fit(X, y))
-        proba_time = min(cpu(lambda: model.predict_proba(Xt))[0] for _ in range(3))
+        fit_time, model = cpu(lambda make=make: make().fit(X, y))
+        proba_time = min(cpu(lambda m=model: m.predict_proba(Xt))[0] for _ in range(3))
         proba = model.predict_proba(Xt)
         accuracy = accuracy_score(yt, model.predict(Xt))
         loss = log_loss(yt, proba, labels=model.classes_)

@@ -1,7 +1,10 @@
 """scikit-learn's own compliance suite, run on every estimator."""
 
 import pytest
-from sklearn.utils.estimator_checks import check_classifiers_train, parametrize_with_checks
+from sklearn.utils.estimator_checks import (
+    check_classifiers_train,
+    parametrize_with_checks,
+)
 from sklearn.utils.metaestimators import available_if
 
 from rosenblatt.linear_model import (

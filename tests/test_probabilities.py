@@ -31,7 +31,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceW
 #: the rules whose model is a Gaussian over weight vectors
 GAUSSIAN = [ConfidenceWeighted, AROW, NAROW, NHERD, SoftConfidenceWeighted]
 WITH_PROBABILITIES = set(GAUSSIAN) | {OnlineGradientDescent}
-TOLERANCE = dict(rtol=1e-9, atol=1e-12)
+TOLERANCE = {"rtol": 1e-9, "atol": 1e-12}
 
 
 def data(n_classes, seed=0, n=60, d=6):

@@ -469,8 +469,8 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
 def _has_probabilities(mixing):
     """Whether the mixed estimator has ``predict_proba`` (the fitted one once fit):
     its ``AttributeError`` saying why not is kept as the cause."""
-    getattr(getattr(mixing, "estimator_", mixing.estimator), "predict_proba")
-    return True
+    estimator = getattr(mixing, "estimator_", mixing.estimator)
+    return callable(estimator.predict_proba)
 
 
 def train_alone(shard, learner, problems):
