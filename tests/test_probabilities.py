@@ -347,3 +347,27 @@ def test_parameter_mixing_publishes_the_mixed_gaussian(covariance):
     assert_array_equal(mixing.predict_log_proba(X), fitted.predict_log_proba(X))
     assert not hasattr(ParameterMixing(Perceptron()), "predict_proba")
     assert hasattr(ParameterMixing(OnlineGradientDescent(loss="logistic")), "predict_proba")
+
+
+def test_one_vs_rest_normalises_on_the_logarithms():
+    """Rows where every class's probability underflows keep their ratios; a row of
+    −inf scores (no class possible) gets 1/K each, as scikit-learn's uniform rows."""
+    from rosenblatt.linear_model._probabilities import log_probabilities
+
+    z = np.array([[-40.0, -40.0 - np.log(3.0) / 40.0, -60.0], [-np.inf, -np.inf, -np.inf]])
+    proba = np.exp(log_probabilities(z, log_ndtr))
+    assert norm.cdf(-40.0) == 0.0  # Φ(−40) ≈ 4e-350 underflows: p_k / Σ p_j would be 0/0
+    assert_allclose(proba[0, 0] / proba[0, 1], np.exp(log_ndtr(z[0, 0]) - log_ndtr(z[0, 1])),
+                    rtol=1e-9)
+    assert_allclose(proba.sum(axis=1), 1.0)
+    assert_allclose(proba[1], 1.0 / 3.0)
+
+
+@pytest.mark.parametrize("model", [AROW(max_iter=2), OnlineGradientDescent(loss="logistic")],
+                         ids=repr)
+def test_probabilities_refuse_rows_of_another_width(model):
+    X, y = data(3)
+    model.fit(X, y)
+    for method in (model.predict_proba, model.predict_log_proba):
+        with pytest.raises(ValueError, match="features"):
+            method(X[:, :-1])
