@@ -35,6 +35,7 @@ from ..base._mistakes import CountsMistakes, MistakeCounts
 from ..base._parameters import RealNumber
 from ..base._registry import register
 from ._online import update_log
+from ._probabilities import LogisticProbabilities
 
 #: The parameters every first-order rule shares, in the family's order.
 ONLINE_RULE_PARAMETERS = (
@@ -438,6 +439,10 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
     (3-fold per epoch on a class lying between two others), so keep the epochs
     few there, as the default does.
 
+    Probabilities: none; its scores are the margins of a maximum-margin rule,
+    which models no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     aggressive : bool, default=False
@@ -585,6 +590,10 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     bias is the weight of a constant feature 1, in ``‖x‖_p`` and in the norms
     of ``w``: scale the features to about 1 (beside features of 5 the bias
     learns slowly, as every row is normalised with it).
+
+    Probabilities: none; its scores are the margins of a maximum-margin rule,
+    which models no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
 
     Parameters
     ----------
@@ -734,7 +743,8 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
 
 
 @register("ogd", "first-order")
-class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
+class OnlineGradientDescent(LogisticProbabilities, OnlineMixin, LinearModel,
+                            PerceptronClassifier):
     """Online gradient descent on a convex loss (Zinkevich 2003; LIBOL's ``OGD``).
 
     ``t`` counts every row met, over every epoch and ``partial_fit`` call, and
@@ -748,6 +758,13 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
 
     ``eta/√t`` is Zinkevich's step, with regret ``O(√T)`` against any fixed
     weights; sample and class weights multiply the step.
+
+    Probabilities: with ``loss="logistic"`` the rule descends the log-loss of
+    the logistic model, and ``predict_proba`` gives its ``σ(w·x + b)``
+    (one-vs-rest: normalised over the classes); the other losses' scores are
+    margins, which model no probability, and the models trained on them have no
+    ``predict_proba`` (``hasattr`` is False). For probabilities, calibrate its
+    scores with :class:`sklearn.calibration.CalibratedClassifierCV`.
 
     Parameters
     ----------
@@ -897,6 +914,11 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     weights only. :class:`BalancedWinnow` learns weights of either sign. Sample
     and class weights multiply the exponent. ``coef_`` is ``w`` and
     ``intercept_`` is ``b − threshold`` (``−threshold`` without intercept).
+
+    Probabilities: none; its scores are the margins of a mistake-driven
+    multiplicative rule, which models no probability. For probabilities,
+    calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
 
     Parameters
     ----------
@@ -1055,6 +1077,11 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
     ``intercept_`` is ``b_u − b_v − threshold``. Sample and class weights
     multiply the exponents.
 
+    Probabilities: none; its scores are the margins of a mistake-driven
+    multiplicative rule, which models no probability. For probabilities,
+    calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     alpha : float, default=2.0
@@ -1202,6 +1229,10 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     with weights of either sign and no tuning. Sample and class weights
     multiply the step ``y x``; the bias is a constant feature 1 (a component of
     ``θ`` and of the norm).
+
+    Probabilities: none; its scores are the margins of a mistake-driven rule,
+    which models no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
 
     Parameters
     ----------
