@@ -459,3 +459,64 @@ def test_exported_and_registered():
     assert rosenblatt.FTRLProximal is FTRLProximal
     assert "FTRLProximal" in rosenblatt.linear_model.__all__
     assert type(make_estimator("ftrl")) is FTRLProximal
+
+
+def test_dask_workers_mix_the_state_as_threads_do():
+    """z, n and the rates travel to the workers and back: the same bits as threads."""
+    distributed = pytest.importorskip("distributed")
+    X, y = make_data(22, n=150, n_classes=3)
+    estimator = FTRLProximal(alpha=0.5, max_iter=3, random_state=3)
+    fit(FTRLProximal(max_iter=1), X, y)  # compiled here first: the workers load the disk cache
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        local = ParameterMixing(estimator, n_shards=2, client="threads").fit(X, y)
+        with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                      dashboard_address=None,
+                                      env={"NUMBA_NUM_THREADS": "1"}) as cluster, \
+                distributed.Client(cluster) as client:
+            remote = ParameterMixing(estimator, n_shards=2, client=client).fit(X, y)
+    assert remote.backend_ == "dask"
+    for a, b in zip(state_of(remote.estimator_), state_of(local.estimator_)):
+        assert_array_equal(a, b)
+
+
+PYTHON_KERNEL = """
+import json, warnings
+import numpy as np, scipy.sparse as sp
+from rosenblatt.linear_model import FTRLProximal
+warnings.simplefilter("ignore")
+rng = np.random.RandomState(0)
+X = rng.standard_normal((40, 4))
+X[rng.rand(40, 4) < 0.3] = 0.0
+y = (X @ [1.0, -2.0, 0.5, 0.0] > 0).astype(int)
+wide = sp.csr_matrix((np.ones(120), rng.randint(0, 2**18, size=120), np.arange(0, 121, 3)),
+                     shape=(40, 2**18))
+out = {}
+for name, data in (("dense", X), ("float32", X.astype(np.float32)), ("csr", sp.csr_matrix(X)),
+                   ("wide", wide)):
+    model = FTRLProximal(alpha=0.5, l1=0.2, random_state=1, max_iter=4,
+                         record=name != "wide")  # a trace copies every weight per update
+    model.fit(data, y)
+    out[name] = [model.intercept_.tolist(), model.coef_[0, :4].tolist(),
+                 model.predict_proba(data)[:, 1].tolist()]
+print(json.dumps(out))
+"""
+
+
+def test_the_plain_python_kernel_equals_the_compiled_one():
+    """What runs under NUMBA_DISABLE_JIT=1 (and what coverage sees) is the same rule."""
+    import os
+    import subprocess
+    import sys
+
+    results = []
+    for disable in ("1", "0"):
+        env = dict(os.environ, NUMBA_DISABLE_JIT=disable)
+        done = subprocess.run([sys.executable, "-c", PYTHON_KERNEL], env=env,
+                              capture_output=True, text=True, check=True)
+        results.append(json.loads(done.stdout))
+    python, compiled = results
+    assert python.keys() == compiled.keys() == {"dense", "float32", "csr", "wide"}
+    for key in python:
+        for a, b in zip(python[key], compiled[key]):
+            assert_allclose(a, b, rtol=1e-12, atol=1e-14, err_msg=key)
