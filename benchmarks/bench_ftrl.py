@@ -54,7 +54,7 @@ def hashed_rows(n, per_row, binary, seed=0):
 
 
 def contenders(epochs):
-    common = dict(shuffle="none", tol=None, random_state=0)
+    common = {"shuffle": "none", "tol": None, "random_state": 0}
     return {
         "FTRLProximal": lambda e: FTRLProximal(max_iter=e, **common),
         "OGD logistic": lambda e: OnlineGradientDescent(loss="logistic", max_iter=e, **common),

@@ -21,7 +21,7 @@ from rosenblatt.linear_model import FTRLProximal, OnlineGradientDescent
 
 from . import _papers_ftrl as papers
 
-TOL = dict(rtol=1e-9, atol=1e-12)
+TOL = {"rtol": 1e-9, "atol": 1e-12}
 D = 8
 
 
@@ -337,7 +337,7 @@ def test_shards_that_saw_the_same_rows_mix_into_their_own_state():
 
 def test_one_shard_is_the_serial_fit_over_several_epochs():
     X, y = make_data(16, n_classes=3)
-    params = dict(max_iter=4, random_state=2)
+    params = {"max_iter": 4, "random_state": 2}
     serial = fit(FTRLProximal(**params), X, y)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)

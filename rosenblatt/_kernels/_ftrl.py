@@ -8,8 +8,8 @@ stored but computed from them when a row needs it:
 
 For a row ``x`` with label ``y`` in {0, 1} (the kernel takes ±1 and reads +1 as 1):
 ``p = σ(w·x)``, and for each ``i`` with ``x_i ≠ 0``: ``g_i = (p − y) x_i``,
-``σ_i = (√(n_i + g_i²) − √n_i)/α``, ``z_i += g_i − σ_i w_i``, ``n_i += g_i²``. Only the
-row's non-zero coordinates are read or written, so an epoch costs the stored values,
+``σ_i = (√(n_i + g_i²) − √n_i)/α``, ``z_i += g_i − σ_i w_i``, ``n_i += g_i²``. Only
+the row's non-zero coordinates are read or written, so an epoch costs the stored values,
 whatever the width (2²⁰ hashed features, 40 per row).
 
 Conventions of :mod:`._first_order` (``X`` dense or a CSR triplet, ``order``, ``sw``,
@@ -38,7 +38,13 @@ from numba.extending import overload, register_jitable
 
 from .._config import jit
 from ._online import _log_step
-from ._rows import _prefetch_row_weights, epoch_length, epoch_row, prefetch_ahead, row_weight
+from ._rows import (
+    _prefetch_row_weights,
+    epoch_length,
+    epoch_row,
+    prefetch_ahead,
+    row_weight,
+)
 
 # ---------------------------------------------------------------------------------------------
 # A walk over a row's stored values, written once for dense, CSR and binary CSR rows (the

@@ -17,9 +17,13 @@ from ..base import LinearModel, OnlineMixin, PerceptronClassifier
 from ..base._file_form import Floats, Number
 from ..base._parameters import RealNumber
 from ..base._registry import register
-from ._first_order import ONLINE_RULE_PARAMETERS, FirstOrderLearner, FirstOrderState, \
-    _mix, constraints
-
+from ._first_order import (
+    ONLINE_RULE_PARAMETERS,
+    FirstOrderLearner,
+    FirstOrderState,
+    _mix,
+    constraints,
+)
 
 #: the rates are finite numbers (an infinite alpha or l2 makes no step of them)
 _LARGEST = float(np.finfo(np.float64).max)
@@ -137,7 +141,7 @@ class LogisticProbabilities:
 
 @register("ftrl", "first-order")
 class FTRLProximal(LogisticProbabilities, OnlineMixin, LinearModel, PerceptronClassifier):
-    """FTRL-Proximal: logistic regression online, with per-coordinate rates and L1 (McMahan et al. 2013).
+    """FTRL-Proximal: online logistic regression, per-coordinate steps, L1 (McMahan et al. 2013).
 
     The click-prediction learner of McMahan et al. (KDD 2013, Algorithm 1). Each
     coordinate ``i`` keeps ``z_i`` and ``n_i`` (both from 0) and its weight is computed
