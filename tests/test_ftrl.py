@@ -520,3 +520,47 @@ def test_the_plain_python_kernel_equals_the_compiled_one():
     for key in python:
         for a, b in zip(python[key], compiled[key]):
             assert_allclose(a, b, rtol=1e-12, atol=1e-14, err_msg=key)
+
+
+# ------------------------------------------------------------------- files
+
+def test_a_hashed_libsvm_file_in_blocks_trains_as_in_memory(tmp_path):
+    """The click-log case: a LIBSVM file of wide binary rows, read in blocks of 37
+    rows, gives the model of the same rows in memory, bit for bit."""
+    from sklearn.datasets import dump_svmlight_file
+
+    from rosenblatt.datasets import ChunkedFile
+    from rosenblatt.streaming import fit_chunks
+
+    X, y = hashed(n=300, width=2**18, per_row=8)
+    path = tmp_path / "clicks.svm"
+    dump_svmlight_file(X, y, str(path), zero_based=True)
+    params = {"shuffle": "none", "max_iter": 3, "tol": None, "alpha": 0.5}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        streamed = fit_chunks(FTRLProximal(**params),
+                              ChunkedFile(path, 37, n_features=2**18, zero_based=True))
+        in_memory = FTRLProximal(**params).fit(X, y)
+    for a, b in zip(state_of(streamed), state_of(in_memory)):
+        assert_array_equal(a, b)
+    assert_array_equal(streamed.n_mistakes_, in_memory.n_mistakes_)
+
+
+def test_a_shuffled_file_resumes_exactly(tmp_path):
+    from rosenblatt.datasets import ChunkedFile
+    from rosenblatt.streaming import fit_chunks
+
+    X, y = make_data(23)
+    path = tmp_path / "d.npy"
+    np.save(path, np.column_stack([X, y]))
+    params = {"random_state": 0, "tol": None}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        whole = fit_chunks(FTRLProximal(max_iter=5, **params), ChunkedFile(path, 16))
+        first = fit_chunks(FTRLProximal(max_iter=2, **params), ChunkedFile(path, 16))
+        save(first, tmp_path / "m.npz")
+        resumed = fit_chunks(load(tmp_path / "m.npz").set_params(max_iter=5),
+                             ChunkedFile(path, 16), n_epochs=3, resume=True)
+    for a, b in zip(state_of(resumed), state_of(whole)):
+        assert_array_equal(a, b)
+    assert resumed.n_iter_ == whole.n_iter_ == 5
