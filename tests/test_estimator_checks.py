@@ -16,6 +16,7 @@ from rosenblatt.linear_model import (
     ROMMA,
     BalancedWinnow,
     ConfidenceWeighted,
+    FTRLProximal,
     MulticlassAROW,
     MulticlassPassiveAggressive,
     MulticlassSCW,
@@ -69,6 +70,7 @@ ESTIMATORS += [
     PNormPerceptron(random_state=0), PNormPerceptron(p=2.0, random_state=0),
     MulticlassPassiveAggressive(random_state=0),
     MulticlassPassiveAggressive(variant="pa2", random_state=0),
+    FTRLProximal(random_state=0), FTRLProximal(l1=0.0, l2=0.0, beta=0.0, random_state=0),
 ]
 
 #: the second-order rules, full and diagonal covariance, and their variants
@@ -137,7 +139,7 @@ _EXACT_STEP_OVERSHOOTS = (
 def _first_order_failures(estimator):
     """The first-order rules' expected failures, or None for the other estimators."""
     if not isinstance(estimator, (ROMMA, ALMA, OnlineGradientDescent, Winnow, BalancedWinnow,
-                                  PNormPerceptron, MulticlassPassiveAggressive)):
+                                  PNormPerceptron, MulticlassPassiveAggressive, FTRLProximal)):
         return None
     reason = _PROJECTION_HAS_NO_STEP if isinstance(estimator, ROMMA) else _ORDER_MATTERS
     failures = {"check_sample_weight_equivalence_on_dense_data": reason,
