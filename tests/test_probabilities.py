@@ -18,6 +18,7 @@ from rosenblatt.linear_model import (
     NAROW,
     NHERD,
     ConfidenceWeighted,
+    FTRLProximal,
     OnlineGradientDescent,
     Perceptron,
     SoftConfidenceWeighted,
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceW
 
 #: the rules whose model is a Gaussian over weight vectors
 GAUSSIAN = [ConfidenceWeighted, AROW, NAROW, NHERD, SoftConfidenceWeighted]
-WITH_PROBABILITIES = set(GAUSSIAN) | {OnlineGradientDescent}
+WITH_PROBABILITIES = set(GAUSSIAN) | {OnlineGradientDescent, FTRLProximal}
 TOLERANCE = {"rtol": 1e-9, "atol": 1e-12}
 
 

@@ -10,7 +10,6 @@ publishes the lazy weights as ``coef_`` and ``intercept_``.
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy.special import log_expit, logsumexp
 
 from .._kernels import _ftrl
 from ..base import LinearModel, OnlineMixin, PerceptronClassifier
@@ -24,6 +23,7 @@ from ._first_order import (
     _mix,
     constraints,
 )
+from ._probabilities import LogisticProbabilities
 
 #: the rates are finite numbers (an infinite alpha or l2 makes no step of them)
 _LARGEST = float(np.finfo(np.float64).max)
@@ -102,43 +102,6 @@ class FTRLLearner(FirstOrderLearner):
                           problem.seen))
 
 
-class LogisticProbabilities:
-    """Estimator mixin: the probabilities of a model of the logistic loss,
-    ``P(classes_[1] | x) = σ(w·x + b)``; with more classes, each one-vs-rest problem's
-    ``σ`` normalised over the classes (scikit-learn's ``_predict_proba_lr``, computed in
-    logarithms so that scores far below 0 do not round every class to 0)."""
-
-    def predict_proba(self, X):
-        """Probability of each class.
-
-        Parameters
-        ----------
-        X : array-like or CSR matrix of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes), columns in the order of ``classes_``
-        """
-        return np.exp(self.predict_log_proba(X))
-
-    def predict_log_proba(self, X):
-        """Logarithm of :meth:`predict_proba`, computed without rounding through it.
-
-        Parameters
-        ----------
-        X : array-like or CSR matrix of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-        """
-        scores = self.decision_function(X)
-        if scores.ndim == 1:
-            return np.column_stack([log_expit(-scores), log_expit(scores)])
-        logs = log_expit(scores)
-        return logs - logsumexp(logs, axis=1, keepdims=True)
-
-
 @register("ftrl", "first-order")
 class FTRLProximal(LogisticProbabilities, OnlineMixin, LinearModel, PerceptronClassifier):
     """FTRL-Proximal: online logistic regression, per-coordinate steps, L1 (McMahan et al. 2013).
@@ -165,6 +128,10 @@ class FTRLProximal(LogisticProbabilities, OnlineMixin, LinearModel, PerceptronCl
     L1 threshold would hold the bias at 0 until ``|z_b| > l1``, off for rare positives).
     To regularise it as a feature, append a column of ones with ``fit_intercept=False``.
     Sample and class weights multiply the gradient ``g_i`` (a row of weight 0 is absent).
+
+    Probabilities: the rule follows the log-loss of the logistic model, and
+    ``predict_proba`` gives its ``p = σ(w·x + b)`` (one-vs-rest: each class's ``σ``
+    normalised over the classes, as scikit-learn does).
 
     Parameters
     ----------

@@ -100,9 +100,10 @@ def log_probabilities(scores, log_cdf):
 
 
 def _models_a_probability(model):
-    """Whether ``model`` (OnlineGradientDescent) has a logistic loss; an
+    """Whether ``model`` has a logistic loss (OnlineGradientDescent's ``loss``;
+    a model without that parameter, FTRLProximal, always has); an
     ``AttributeError`` saying why not (``available_if`` keeps it as the cause)."""
-    if model.loss == "logistic":
+    if getattr(model, "loss", "logistic") == "logistic":
         return True
     raise AttributeError(
         f"{type(model).__name__}(loss={model.loss!r}) has no predict_proba: only "
