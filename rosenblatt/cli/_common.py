@@ -225,14 +225,13 @@ def too_wide_message(error, model, source, options):
     """What to do when a LIBSVM file names features beyond the width: the
     command line's options, not the loader's keyword."""
     where = f"{error.path}, line {error.line}: its rows name features beyond the " \
-        f"{error.n_features:,}"
+        f"{error.n_features} expected (the file is {error.width} wide)"
     if model is not None:
-        return (f"{where} that {source} was trained on (the file is {error.width:,} wide); "
-                f"train the model with --n-features {error.width} (or more, e.g. --hash-bits "
-                f"{max(error.width - 1, 1).bit_length()}) so that it has them, or leave "
-                "those features out")
-    return (f"{where} of {options.option()} (the file is {error.width:,} wide); give "
-            f"--n-features {error.width} or more")
+        return (f"{where}; {source} was trained on {error.n_features}: train it with "
+                f"--n-features {error.width} (or more, e.g. --hash-bits "
+                f"{max(error.width - 1, 1).bit_length()}) so that it has them, or leave those "
+                "features out")
+    return f"{where}; give --n-features {error.width} or more"
 
 
 def check_arrays(path, X, y=None, model=None, source="the model"):

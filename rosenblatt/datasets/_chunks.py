@@ -77,6 +77,10 @@ class ChunkedFile:
     def n_values(self):
         """Stored values of the whole file: nonzeros for LIBSVM, rows × features
         otherwise (what the stopping rule's separability check would read)."""
+        if self.kind == "vw" and not hasattr(self, "_n_values"):
+            # the first pass reads no features: count them when asked (a stall of the
+            # stopping rule, once), so that the rule decides as on the rows in memory
+            self._n_values = sum(self._block_vw(index)[0].nnz for index in range(self.n_blocks))
         return getattr(self, "_n_values", self.n_rows * self.n_features)
 
     def block(self, index):
