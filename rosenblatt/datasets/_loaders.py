@@ -24,9 +24,10 @@ FORMATS = ("csv", "libsvm", "vw", "npy", "npz")
 
 def data_format(path, file_format="auto"):
     """The format of the data file ``path``: ``file_format`` itself unless it is
-    ``"auto"``; else by the suffix (``.csv``, ``.npy``, ``.npz``, ``.vw``), and for
-    any other suffix by the content: ``"vw"`` when the first data line holds a
-    ``|`` (which a LIBSVM line never does, outside a comment), else ``"libsvm"``.
+    ``"auto"``; else by the suffix (``.csv``, ``.npy``, ``.npz``, ``.vw``; ``.svm``,
+    ``.libsvm`` and ``.svmlight`` are LIBSVM), and for any other suffix by the
+    content: ``"vw"`` when the first data line holds a ``|`` (which a LIBSVM line
+    never does, outside a comment), else ``"libsvm"``.
 
     >>> import pathlib, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -43,6 +44,8 @@ def data_format(path, file_format="auto"):
     suffix = pathlib.Path(path).suffix.lower()
     if suffix in (".csv", ".npy", ".npz", ".vw"):
         return suffix[1:]
+    if suffix in (".svm", ".libsvm", ".svmlight"):
+        return "libsvm"
     try:
         with open(path, "rb") as handle:
             for line in itertools.islice(handle, 1000):
