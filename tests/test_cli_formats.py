@@ -78,6 +78,8 @@ def test_values_namespaces_importance_tags_and_hashing(tmp_path):
     expected[2, vw_hash("b", a) % width] = 1e-3
     expected[2, vw_hash("b", b) % width] = 4.0
     np.testing.assert_array_equal(X.toarray(), expected)
+    assert X.nnz == np.count_nonzero(expected)  # duplicates added, zeros left out
+    assert all(np.all(np.diff(X.indices[X.indptr[r]:X.indptr[r + 1]]) > 0) for r in range(3))
     assert y.tolist() == [1, -1, 0] and w.tolist() == [2.5, 1.0, 1.0]
     assert X.has_canonical_format and X.indices.dtype == np.int32
     # "seen" touches the bar: a tag, so -1 is the label and the weight is 1
@@ -158,11 +160,20 @@ HEADERS = st.sampled_from(["1 ", "-1 ", "0 ", "1 2 ", "1 0.5 'tag ", "-1 tag", "
 
 
 @st.composite
-def vw_lines(draw):
-    line = draw(HEADERS)
+def vw_lines(draw, headers=HEADERS, namespaces=NAMESPACES, words=WORDS):
+    line = draw(headers)
     for _ in range(draw(st.integers(0, 3))):
-        line += draw(NAMESPACES) + " ".join(draw(st.lists(WORDS, max_size=5)))
+        line += draw(namespaces) + " ".join(draw(st.lists(words, max_size=6)))
     return line
+
+
+#: only what is valid: every example reads, most on the compiled path (hashed names out
+#: of order, duplicates that add up or cancel, digits, scaled namespaces)
+GOOD_WORDS = st.sampled_from(["a", "b", "c", "17", "0", "007", "x:2", "x:-2", "b:1e3", "c:0",
+                              "é:1", "n:.5", "m:5.", "q:+3", "z:1e-30", "w:1e23", "4:2.5",
+                              "y:123456789012345678901"])
+GOOD_NAMESPACES = st.sampled_from(["| ", "|f ", "|user ", "|f:2 ", "|g:-0.5 ", "|12 "])
+GOOD_HEADERS = st.sampled_from(["1 ", "-1 ", "0 ", "1 2 ", "1 0.5 'tag ", "-1 tag", "2.5e1 "])
 
 
 def reference(lines, width):
@@ -182,7 +193,10 @@ def reference(lines, width):
 
 
 @SETTINGS
-@given(lines=st.lists(vw_lines(), max_size=6), bits=st.sampled_from([3, 10, 20]))
+@given(lines=st.lists(st.one_of(vw_lines(), vw_lines(GOOD_HEADERS, GOOD_NAMESPACES,
+                                                     GOOD_WORDS)), max_size=6) |
+       st.lists(vw_lines(GOOD_HEADERS, GOOD_NAMESPACES, GOOD_WORDS), min_size=1, max_size=6),
+       bits=st.sampled_from([3, 10, 20]))
 def test_the_compiled_parser_reads_every_line_as_the_plain_one(lines, bits):
     width = 2**bits
     expected = reference(lines, width)
