@@ -19,6 +19,9 @@ rosenblatt *in the same round* (median [min-max] over the rounds):
   ``getrusage``: interpreter start, imports and the numba cache included), with
   ``--model ftrl`` when this installation has FTRL-Proximal, else ``ogd --set
   loss=logistic``. The test file is read by ``load_vw`` in this process (not timed).
+- **rosenblatt in-process**: the same, as ``load_vw`` and ``fit`` in this process: the
+  command's cost without the interpreter's start and the imports (about 2 s of CPU:
+  numpy, scipy, scikit-learn, numba and every estimator's module).
 - **sklearn**: ``load_svmlight_file(train.svm)`` then ``SGDClassifier(loss="log_loss",
   max_iter=1, tol=None, shuffle=False)`` (timed together: reading is part of the job).
 - **river** (``--river``): ``LogisticRegression`` over ``stream.iter_libsvm``, one row
@@ -144,6 +147,27 @@ def run_rosenblatt(files, work):
     return seconds, metrics(y, proba), passes
 
 
+def run_in_process(files):
+    from rosenblatt.datasets import load_vw
+    from rosenblatt.engine import make_estimator
+
+    options, _ = rosenblatt_model()
+    name = options[1]
+    settings = dict(option.split("=", 1) for option in options[3:] if "=" in option)
+    model = make_estimator(name, **settings, max_iter=1, shuffle="none", tol=None)
+    start = time.process_time()
+    X, y, weights = load_vw(files["train.vw"], hash_bits=20, with_weights=True)
+    parsed = time.process_time() - start
+    model.fit(X, y)
+    seconds = time.process_time() - start
+    X_test, y_test = test_labels(files)
+    if hasattr(model, "predict_proba"):
+        proba = model.predict_proba(X_test)[:, list(model.classes_).index(1)]
+    else:
+        proba = 1.0 / (1.0 + np.exp(-model.decision_function(X_test)))
+    return seconds, metrics(y_test, proba), parsed
+
+
 def run_sklearn(files):
     from sklearn.datasets import load_svmlight_file
     from sklearn.linear_model import SGDClassifier
@@ -188,8 +212,8 @@ def main():
     args = parser.parse_args()
     files = click_files(args.rows, args.data or f"/tmp/click_log_{args.rows}")
     _, ours = rosenblatt_model()
-    contenders = {ours: None, "vw logistic": None, "vw hinge": None,
-                  "sklearn SGD(log_loss)": None}
+    contenders = {ours: None, f"{ours} in-process": None, "vw logistic": None,
+                  "vw hinge": None, "sklearn SGD(log_loss)": None}
     if args.river:
         contenders["river LogisticRegression"] = None
     times = {name: [] for name in contenders}
@@ -206,6 +230,10 @@ def main():
                     seconds, quality, passes = run_rosenblatt(files, work)
                     if round_ == 0:
                         print("  " + "\n  ".join(passes), flush=True)
+                elif name.endswith("in-process"):
+                    seconds, quality, parsed = run_in_process(files)
+                    print(f"         load_vw: {parsed:.2f} s CPU, "
+                          f"{size / parsed:.0f} MB/s", flush=True)
                 elif name.startswith("vw"):
                     seconds, quality = run_vw(files, name.split()[1], work)
                 elif name.startswith("sklearn"):
