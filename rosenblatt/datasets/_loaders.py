@@ -31,8 +31,8 @@ def data_format(path, file_format="auto"):
 
     >>> import pathlib, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (folder / "a.txt").write_text("1 |user a b\n")
-    >>> _ = (folder / "b.txt").write_text("1 3:1 # a | in a comment\n")
+    >>> _ = (folder / "a.txt").write_text("1 |user a b\\n")
+    >>> _ = (folder / "b.txt").write_text("1 3:1 # a | in a comment\\n")
     >>> data_format(folder / "a.txt"), data_format(folder / "b.txt"), data_format("c.VW")
     ('vw', 'libsvm', 'vw')
     """
@@ -64,14 +64,14 @@ def load_data(path, file_format="auto", **options):
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (folder / "d.csv").write_text("a,b,label\n1,2,yes\n3,4,no\n")
+    >>> _ = (folder / "d.csv").write_text("a,b,label\\n1,2,yes\\n3,4,no\\n")
     >>> X, y = load_data(folder / "d.csv")
     >>> X.tolist(), y.tolist()
     ([[1.0, 2.0], [3.0, 4.0]], ['yes', 'no'])
 
     Options of another format are refused (a LIBSVM line's label is its first field):
 
-    >>> _ = (folder / "d.svm").write_text("1 1:2\n-1 2:3\n")
+    >>> _ = (folder / "d.svm").write_text("1 1:2\\n-1 2:3\\n")
     >>> load_data(folder / "d.svm", label=0)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
