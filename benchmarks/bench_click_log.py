@@ -242,13 +242,13 @@ def main():
                     seconds, quality = run_river(files)
                 times[name].append(seconds)
                 contenders[name] = quality
-                print(f"round {round_ + 1}  {name:26s} {seconds:8.2f} s CPU", flush=True)
-    print(f"\n{'contender':26s} {'CPU s (median)':>14s} {'MB/s':>7s} {'x rosenblatt':>22s} "
+                print(f"round {round_ + 1}  {name:38s} {seconds:8.2f} s CPU", flush=True)
+    print(f"\n{'contender':38s} {'CPU s (median)':>14s} {'MB/s':>7s} {'x rosenblatt':>22s} "
           f"{'test log-loss':>13s} {'accuracy':>8s}")
     for name, seconds in times.items():
         ratios = [s / r for s, r in zip(seconds, times[ours])]
         log_loss, accuracy = contenders[name]
-        print(f"{name:26s} {statistics.median(seconds):14.2f} "
+        print(f"{name:38s} {statistics.median(seconds):14.2f} "
               f"{size / statistics.median(seconds):7.1f} "
               f"{statistics.median(ratios):10.2f} [{min(ratios):.2f}-{max(ratios):.2f}] "
               f"{'n/a' if log_loss is None else f'{log_loss:.4f}':>13s} "
