@@ -505,3 +505,21 @@ def test_each_bad_path_is_one_line_and_exit_2(argv, messages, tmp_path):
     assert call(["train", files["vw"], "--n-features", "16", "-o", files["model"],
                  "--quiet"])[0] == 0
     user_error([a.format(**files) for a in argv], *messages)
+
+
+def test_a_vw_model_goes_on_learning_and_trains_on_shards(tmp_path):
+    paths = click_log().write_click_log(tmp_path, n_rows=300, hash_bits=10, per_row=6, seed=4)
+    model, resumed = tmp_path / "m.npz", tmp_path / "r.npz"
+    assert call(["train", paths["train.vw"], "--hash-bits", "10", "--set", "max_iter=1",
+                 "--set", "shuffle=none", "-o", model, "--quiet"])[0] == 0
+    code, out, err = call(["train", paths["train.vw"], "--resume", model, "--epochs", "1",
+                           "-o", resumed, "--quiet"])
+    assert code == 0 and out.startswith(f"resumed    {model}"), err
+    assert load(resumed).n_iter_ == 2 and load(resumed).n_features_in_ == 1024
+    for chunked in ([], ["--chunk-size", "50"]):
+        user_error(["train", paths["train.vw"], "--resume", model, "--hash-bits", "12", "-o",
+                    resumed, *chunked], "--hash-bits gives 4,096 features, but "
+                   f"{model} has 1,024")
+    code, out, err = call(["train", paths["train.vw"], "--hash-bits", "10", "--shards", "2",
+                           "-o", resumed, "--quiet"])
+    assert code == 0 and "shards     2 (threads)" in out, err

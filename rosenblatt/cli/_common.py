@@ -217,7 +217,8 @@ def read_data(path, label=None, model=None, source="the model", options=DataOpti
     except TooWide as error:
         raise ValueError(too_wide_message(error, model, source, options)) from None
     X, y, sample_weight = loaded if kind == "vw" else (*loaded, None)
-    check_arrays(path, X, y, model, source)
+    # the VW parser refuses a value that is not finite, with its line: no second pass
+    check_arrays(path, X, y, model, source, finite=kind == "vw")
     return (X, y, sample_weight) if weights else (X, y)
 
 
@@ -234,11 +235,12 @@ def too_wide_message(error, model, source, options):
     return f"{where}; give --n-features {error.width} or more"
 
 
-def check_arrays(path, X, y=None, model=None, source="the model"):
+def check_arrays(path, X, y=None, model=None, source="the model", finite=False):
     """Refuse, in one line that names the file, what scikit-learn would refuse in
     several (its NaN message runs over three lines, its 1-D one over three) or not
     by name: features that are not a matrix of finite numbers, labels that are not
-    one per row, a width other than ``model``'s.
+    one per row, a width other than ``model``'s. ``finite``: the reader has
+    refused every value that is not a finite number already.
 
     >>> check_arrays("d.npz", np.array([[0.0, np.nan]]), np.array([1]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -257,7 +259,7 @@ def check_arrays(path, X, y=None, model=None, source="the model"):
             raise ValueError(f"{path}: the features must be numbers; got {X.dtype} values")
     if shape[0] == 0:
         raise ValueError(f"{path}: no data rows")
-    if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
+    if not finite and values.dtype.kind == "f" and not np.all(np.isfinite(values)):
         if hasattr(X, "toarray"):
             where = ""
         else:
