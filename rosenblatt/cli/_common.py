@@ -296,8 +296,8 @@ def add_format_arguments(parser, model_width=False):
     parser.add_argument("--data-format", choices=("auto", "csv", "libsvm", "vw"),
                         default="auto",
                         help="the data file's format (default: auto, by the suffix — .csv, "
-                             ".vw, .npy, .npz — else by the content: a '|' on the first line "
-                             "is VW, otherwise LIBSVM)")
+                             ".vw, .svm, .npy, .npz — else by the content: a '|' on the first "
+                             "line is VW, otherwise LIBSVM)")
     width = parser.add_mutually_exclusive_group()
     default = ("the model's" if model_width else
                "a LIBSVM file's largest index, 2**18 for VW")
