@@ -15,7 +15,7 @@ from collections import namedtuple
 
 import numpy as np
 
-Run = namedtuple("Run", "w b z n z_b n_b mistakes updates")
+Run = namedtuple("Run", "w b z n z_b n_b mistakes updates loss")
 
 
 def weight(z, n, alpha, beta, l1, l2):
@@ -37,6 +37,7 @@ def ftrl(X, y, alpha=0.1, beta=1.0, l1=1.0, l2=1.0, fit_intercept=True,
         z, n, z_b, n_b = [list(map(float, a)) if np.ndim(a) else float(a) for a in state]
     sw = [1.0] * len(X) if sample_weight is None else list(map(float, sample_weight))
     mistakes = updates = 0
+    loss = total = 0.0  # progressive validation: each row's log-loss before its update
     for x, label, s in zip(X, y, sw):
         if s == 0.0:
             continue
@@ -47,6 +48,8 @@ def ftrl(X, y, alpha=0.1, beta=1.0, l1=1.0, l2=1.0, fit_intercept=True,
         p = 1.0 / (1.0 + math.exp(-f))  # predict p_t = σ(x_t · w) using the w_i
         if (2 * label - 1) * f <= 0:
             mistakes += 1
+        loss += s * -math.log(p if label == 1 else 1.0 - p)
+        total += s
         if p - label != 0.0:
             updates += 1
         for i in I:  # observe label y_t; for all i in I:
@@ -61,7 +64,8 @@ def ftrl(X, y, alpha=0.1, beta=1.0, l1=1.0, l2=1.0, fit_intercept=True,
             n_b += g * g
     w = np.array([weight(z[i], n[i], alpha, beta, l1, l2) for i in range(d)])
     b = weight(z_b, n_b, alpha, beta, 0.0, 0.0)
-    return Run(w, b, np.array(z), np.array(n), z_b, n_b, mistakes, updates)
+    return Run(w, b, np.array(z), np.array(n), z_b, n_b, mistakes, updates,
+               loss / total if total else None)
 
 
 def probabilities(X, w, b):

@@ -564,3 +564,28 @@ def test_a_shuffled_file_resumes_exactly(tmp_path):
     for a, b in zip(state_of(resumed), state_of(whole)):
         assert_array_equal(a, b)
     assert resumed.n_iter_ == whole.n_iter_ == 5
+
+
+@pytest.mark.parametrize("chunk_size", [None, 7])
+def test_the_epoch_loss_is_the_progressive_log_loss_of_the_paper(chunk_size, tmp_path):
+    # each row's log-loss before its update, weighted, over every block of the epoch:
+    # what the command line's pass line prints, as Vowpal Wabbit does
+    from rosenblatt.datasets import ChunkedFile
+    from rosenblatt.engine import on_epoch
+    from rosenblatt.streaming import fit_chunks
+    rng = np.random.RandomState(3)
+    X = rng.randn(40, 4) * (rng.rand(40, 4) < 0.6)
+    y = (X @ rng.randn(4) + 0.3 * rng.randn(40) > 0).astype(int)
+    sw = rng.uniform(0.5, 2.0, size=40) if chunk_size is None else None
+    expected = papers.ftrl(X, y, sample_weight=sw).loss
+    model = FTRLProximal(shuffle="none", max_iter=1)
+    if chunk_size is None:
+        model.partial_fit(X, y, classes=[0, 1], sample_weight=sw)
+    else:
+        np.save(tmp_path / "rows.npy", np.column_stack([X, y]))
+        losses = []
+        with warnings.catch_warnings(), on_epoch(model, lambda p: losses.append(p.epoch_loss)):
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            fit_chunks(model, ChunkedFile(tmp_path / "rows.npy", chunk_size))
+        assert len(losses) == 1 and abs(losses[0] - expected) < 1e-12
+    assert abs(model._problems[0].epoch_loss - expected) < 1e-12

@@ -127,6 +127,14 @@ def logistic_residual(y, f):
 
 
 @register_jitable
+def logistic_loss(m):
+    """``log(1 + exp(−m))`` for the margin ``m = y f``, without overflow either way."""
+    if m > 0.0:
+        return math.log1p(math.exp(-m))
+    return -m + math.log1p(math.exp(m))
+
+
+@register_jitable
 def _coordinate_step(z, n, j, g, w, alpha):
     """``σ = (√(n_j + g²) − √n_j)/α``, ``z_j += g − σ w_j``, ``n_j += g²``."""
     g2 = g * g
@@ -139,11 +147,14 @@ def _coordinate_step(z, n, j, g, w, alpha):
 
 
 @jit
-def ftrl_epoch(X, y, sw, order, alpha, beta, l1, l2, fit_intercept, weights, log):
+def ftrl_epoch(X, y, sw, order, alpha, beta, l1, l2, fit_intercept, weights, log, losses):
     """One pass of FTRL-Proximal with the logistic loss over the rows ``order``.
 
     weights = (z, n, z_b, n_b, seen): float64 ``(d,)``, ``(d,)``, ``(1,)``, ``(1,)`` and
     int64 ``(1,)``, all from 0, updated in place. ``alpha > 0``, ``beta, l1, l2 >= 0``.
+    losses: float64 ``(2,)``, to which the epoch adds each row's weighted log-loss
+    before its update and the row's weight (the progressive validation loss that
+    Vowpal Wabbit reports, summed over the blocks of an epoch).
     Returns ``(n_mistakes, n_updates)``.
     """
     z, n, z_b, n_b, seen = weights
@@ -178,6 +189,8 @@ def ftrl_epoch(X, y, sw, order, alpha, beta, l1, l2, fit_intercept, weights, log
             f += w_b
         if y[i] * f <= 0.0:
             n_mistakes += 1
+        losses[0] += s * logistic_loss(y[i] * f)  # progressive: before the update
+        losses[1] += s
         g = s * logistic_residual(y[i], f)
         if g != 0.0:
             for k in range(start, stop):

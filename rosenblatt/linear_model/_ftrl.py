@@ -97,9 +97,18 @@ class FTRLLearner(FirstOrderLearner):
     def _epoch(self, problem, data, order):
         state = problem.state
         state.alpha, state.beta, state.l1, state.l2 = self._rates()  # set_params between calls
+        if getattr(problem, "_losses", None) is None:  # the epoch's first block
+            problem._losses = np.zeros(2)
         return self._run(problem, data, order, _ftrl.ftrl_epoch, self._rates(),
                          (problem.coef, state.n, problem.intercept, state.n_intercept,
-                          problem.seen))
+                          problem.seen), (problem._losses,))
+
+    def _epoch_end(self, problem):
+        """The epoch's progressive log-loss (each row's before its update, weighted)
+        as ``problem.epoch_loss``, over every block of the epoch."""
+        losses, problem._losses = getattr(problem, "_losses", None), None
+        if losses is not None and losses[1] > 0.0:
+            problem.epoch_loss = float(losses[0] / losses[1])
 
 
 @register("ftrl", "first-order")
@@ -243,6 +252,8 @@ class FTRLProximal(LogisticProbabilities, OnlineMixin, LinearModel, PerceptronCl
     (0.8, [[0.055, 0.945], [0.939, 0.061]])
     """
 
+    #: what ``problem.epoch_loss`` holds: the progressive log-loss (the CLI's pass line)
+    _epoch_loss = "log_loss"
     _PARAMETERS = ("alpha", "beta", "l1", "l2") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
         ("alpha", "beta", "l1", "l2"),
