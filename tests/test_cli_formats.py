@@ -425,6 +425,24 @@ def test_predict_proba_of_every_model_that_has_them(short, tmp_path):
     np.testing.assert_array_equal(read, fitted.predict_proba(X))
 
 
+@pytest.mark.parametrize("short, has_log_loss", [("ftrl", True), ("perceptron", False)])
+def test_evaluate_reports_the_log_loss_of_a_model_with_probabilities(short, has_log_loss,
+                                                                     tmp_path):
+    from sklearn.metrics import log_loss
+    data = tmp_path / "d.csv"
+    data.write_text("a,b,y\n0,0,0\n0,1,0\n1,0,1\n1,1,1\n0.2,0.1,0\n0.9,0.8,1\n")
+    model = tmp_path / "m.npz"
+    assert call(["train", data, "--model", short, "-o", model, "--quiet"])[0] == 0
+    code, out, _ = call(["evaluate", model, data])
+    assert code == 0
+    shown = re.findall(r"^log-loss  ([0-9.]+)$", out, re.M)
+    if not has_log_loss:
+        assert shown == []
+        return
+    X, y = load_data(data)
+    assert shown == [f"{log_loss(y, load(model).predict_proba(X)):.4f}"]
+
+
 def test_predict_proba_of_a_model_without_them_says_which_have_them(tmp_path):
     data = tmp_path / "d.csv"
     data.write_text("a,b,y\n0,0,0\n0,1,0\n1,0,1\n1,1,1\n")

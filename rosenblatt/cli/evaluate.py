@@ -1,9 +1,10 @@
-"""``rosenblatt evaluate``: accuracy and confusion matrix of a saved model."""
+"""``rosenblatt evaluate``: accuracy, log-loss (where the model has probabilities)
+and confusion matrix of a saved model."""
 
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.metrics import confusion_matrix
+from sklearn.metrics import confusion_matrix, log_loss
 
 from ._common import (DataOptions, add_data_arguments, add_format_arguments, load_classifier,
                       read_data)
@@ -11,19 +12,23 @@ from ._common import (DataOptions, add_data_arguments, add_format_arguments, loa
 
 @dataclass(frozen=True)
 class Report:
-    """Accuracy of a model on labelled rows, and its confusion matrix
-    (rows: true labels, columns: predicted, both in the order of ``labels``)."""
+    """Accuracy of a model on labelled rows, its log-loss where it has
+    probabilities (else None), and its confusion matrix (rows: true labels,
+    columns: predicted, both in the order of ``labels``)."""
 
     accuracy: float
     n_rows: int
     labels: np.ndarray
     confusion: np.ndarray
+    log_loss: float = None
 
     def text(self):
         """The report as the command prints it."""
         width = max(len(str(v)) for v in [*self.labels, *self.confusion.ravel(), "true\\pred"])
-        lines = [f"accuracy  {self.accuracy:.4f}  ({self.n_rows} rows)",
-                 "true\\pred".rjust(width) + "".join(str(c).rjust(width + 2)
+        lines = [f"accuracy  {self.accuracy:.4f}  ({self.n_rows} rows)"]
+        if self.log_loss is not None:
+            lines.append(f"log-loss  {self.log_loss:.4f}")
+        lines += ["true\\pred".rjust(width) + "".join(str(c).rjust(width + 2)
                                                     for c in self.labels)]
         for label, row in zip(self.labels, self.confusion):
             lines.append(str(label).rjust(width) + "".join(str(v).rjust(width + 2) for v in row))
@@ -36,8 +41,8 @@ def evaluate(model, X, y):
     >>> from rosenblatt import Perceptron
     >>> X, y = [[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 0, 1]
     >>> report = evaluate(Perceptron(shuffle="none").fit(X, y), X, y)
-    >>> report.accuracy, report.confusion.tolist()
-    (1.0, [[3, 0], [0, 1]])
+    >>> report.accuracy, report.confusion.tolist(), report.log_loss
+    (1.0, [[3, 0], [0, 1]], None)
     """
     y = np.asarray(y)
     if y.dtype.kind != model.classes_.dtype.kind and _casts_exactly(y, model.classes_.dtype):
@@ -50,8 +55,11 @@ def evaluate(model, X, y):
         )
     predicted = model.predict(X)
     labels = model.classes_
+    loss = None
+    if hasattr(model, "predict_proba"):  # the mean of -log P(true class | x)
+        loss = float(log_loss(y, model.predict_proba(X), labels=labels))
     return Report(float(np.mean(predicted == y)), len(y), labels,
-                  confusion_matrix(y, predicted, labels=labels))
+                  confusion_matrix(y, predicted, labels=labels), loss)
 
 
 def _casts_exactly(y, dtype):
