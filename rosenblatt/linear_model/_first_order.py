@@ -23,7 +23,7 @@ counters added as the examples ``seen`` are.
 """
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from sklearn.utils._param_validation import StrOptions
@@ -34,7 +34,10 @@ from ..base import constraints as _constraints
 from ..base._mistakes import CountsMistakes, MistakeCounts
 from ..base._parameters import RealNumber
 from ..base._registry import register
+from .._kernels._penalty import TRACKS, Penalty
+from ._averaged import Averaging
 from ._online import update_log
+from ._penalty import Regularized
 
 #: The parameters every first-order rule shares, in the family's order.
 ONLINE_RULE_PARAMETERS = (
@@ -159,6 +162,34 @@ class DualWeights(FirstOrderState):
                        theta_intercept=previous.theta_intercept.copy())
 
 
+@dataclass
+class StepSize(FirstOrderState):
+    """Online gradient descent's state with ``learning_rate="adaptive"``: the current
+    step size ``rate`` (from ``eta``; divided by 5 each time the stopping rule's
+    stall comes while it is above 1e-6, see :class:`OnlineGradientDescentLearner`).
+    ``None`` for the other schedules. The shards of a mixed epoch all step with the
+    driver's rate, so the mixed state keeps it."""
+
+    rate: float = field(default=None, kw_only=True)
+
+
+@dataclass
+class AveragedSteps(StepSize, Averaging):
+    """Online gradient descent with ``average=True``: :class:`Averaging`'s sums (the
+    mean of the weights after every example, by Daumé's cached weights, exact under
+    the penalty's shrink), the mistakes and the adaptive rate."""
+
+    @classmethod
+    def begin(cls, coef, intercept, *, decayed, rate):
+        """Empty sums for running weights from ``coef``, ``intercept``."""
+        return replace(cls.start(coef, intercept, decayed), rate=rate)
+
+    def mixed(self, before, parts, mu, coef, intercept, seen):
+        averaged = Averaging.mixed(self, before, parts, mu, coef, intercept, seen)
+        return replace(self, u=averaged.u, beta=averaged.beta, window=averaged.window,
+                       mistakes=self.mixed_mistakes(parts))
+
+
 def _mix(start, parts, mu):
     """``w + Σ μᵢ (wᵢ − w)``, as :meth:`~rosenblatt.base.Problem.mix` mixes the weights."""
     mixed = start.copy()
@@ -224,7 +255,10 @@ class FirstOrderLearner(Traced, ErrorFreeStop, LinearLearner):
             if previous is not None:
                 problem.coef[...] = previous[k].coef
                 problem.intercept[...] = previous[k].intercept
-                problem.state = problem.state.warm(previous[k].state)
+                # a fresh state for the weights the run now starts from (the averaging
+                # sums' start), then what it takes from the previous fit
+                problem.state = self._new_state(problem.coef, problem.intercept).warm(
+                    previous[k].state)
             if problem.recorder is not None:
                 problem.recorder = self._new_recorder(*problem.published(), problem.classes)
         return problems
@@ -333,16 +367,105 @@ class ALMALearner(FirstOrderLearner):
             problem._carry = None
 
 
-class OnlineGradientDescentLearner(FirstOrderLearner):
-    """Online gradient descent: ``w += η/√t · g x``, ``t`` the problem's ``seen``."""
+class OnlineGradientDescentLearner(Regularized, FirstOrderLearner):
+    """Online gradient descent: ``w += η_t g x``, ``t`` the problem's ``seen``, with
+    scikit-learn's schedules, penalty (:class:`Regularized`: the perceptron's
+    machinery) and averaging (:class:`AveragedSteps`)."""
+
+    #: the adaptive rate stops being divided below this (scikit-learn's ``_plain_sgd``)
+    ADAPTIVE_FLOOR = 1e-6
 
     def _updates_right_rows(self):
         return self.loss != "perceptron"
 
+    def _confirms_on_weights(self, problem):
+        # the mean lags the running weights: a mistake-free epoch is confirmed on it
+        return bool(self.average) or self._updates_right_rows()
+
+    def _new_state(self, coef, intercept):
+        rate = float(self.eta) if self.learning_rate == "adaptive" else None
+        if self.average:
+            return AveragedSteps.begin(coef, intercept, decayed=self.penalty is not None,
+                                       rate=rate)
+        return FirstOrderState() if rate is None else StepSize(rate=rate)
+
+    def _before_training(self, problems, shards, backend, partial):
+        if self.learning_rate == "optimal" and self.alpha == 0.0:
+            raise ValueError(
+                "learning_rate='optimal' steps by 1/(alpha (t0 + t)), which alpha=0 makes "
+                "infinite; set alpha > 0 (e.g. 1e-4, scikit-learn's default), or choose "
+                "another learning_rate."
+            )
+        for problem in problems:
+            state = problem.state
+            if isinstance(state, Averaging) != bool(self.average):
+                raise ValueError(
+                    f"average was changed to {self.average} between partial_fit calls; the "
+                    "mean kept so far cannot follow. Keep average fixed, or fit afresh."
+                )
+            if (getattr(state, "rate", None) is not None) != (self.learning_rate == "adaptive"):
+                raise ValueError(
+                    "learning_rate was changed to or from 'adaptive' between partial_fit "
+                    "calls; the adaptive rate is kept by the run. Keep it fixed, or fit "
+                    "afresh."
+                )
+        super()._before_training(problems, shards, backend, partial)
+
+    def _penalty_arrays(self, problem):
+        """The perceptron's penalty arrays and two more entries: the shrink and the L1
+        step per unit of step size, which the kernel turns into each example's own
+        (the step changes with ``t``)."""
+        penalty = super()._penalty_arrays(problem)
+        rho, alpha = self._l1_ratio(), float(self.alpha)
+        params = np.append(penalty.params, [(1.0 - rho) * alpha, rho * alpha])
+        params[TRACKS] = 0.0  # the stopping rule watches mistakes, not the objective
+        return Penalty(params, penalty.scalars, penalty.q)
+
+    def _schedule(self, problem):
+        """``(eta, schedule, t0)`` for the kernel's :func:`~rosenblatt._kernels.
+        _first_order.ogd_rate`. ``"optimal"``: ``η_t = 1/(α (t0 + t − 1))`` with
+        Bottou's ``t0`` as scikit-learn computes it: a typical weight
+        ``typw = √(1/√α)``, a first step ``η_0 = typw/max(1, −g(1, −typw))`` and
+        ``t0 = 1/(η_0 α)``, so that the first step is ``η_0``."""
+        kind = _first_order.OGD_SCHEDULES[self.learning_rate]
+        if self.learning_rate == "optimal":
+            alpha = float(self.alpha)
+            typw = math.sqrt(1.0 / math.sqrt(alpha))
+            slope = -_first_order._ogd_gradient(_first_order.OGD_LOSSES[self.loss], 1.0, -typw)
+            first = typw / max(1.0, slope)
+            return 1.0 / alpha, kind, 1.0 / (first * alpha)
+        if self.learning_rate == "adaptive":
+            return float(problem.state.rate), kind, 0.0
+        return float(self.eta), kind, 0.0
+
     def _epoch(self, problem, data, order):
+        eta, kind, t0 = self._schedule(problem)
         return self._run(problem, data, order, _first_order.ogd_epoch,
-                         (float(self.eta), _first_order.OGD_LOSSES[self.loss]),
-                         (problem.coef, problem.intercept, problem.seen))
+                         (eta, _first_order.OGD_LOSSES[self.loss]),
+                         (problem.coef, problem.intercept, problem.seen),
+                         (kind, float(self.power_t), t0, problem.state.kernel_average(),
+                          problem.penalty))
+
+    def _stop(self, problem, end):
+        """The stopping rule; with ``learning_rate="adaptive"`` its stall (the
+        mistakes not falling by ``tol × n_samples`` for ``n_iter_no_change``
+        epochs) divides the rate by 5 and goes on, as scikit-learn's stall does,
+        until the rate is at most 1e-6, when the stall ends the run."""
+        reason = problem.stop_reason
+        stop = super()._stop(problem, end)
+        if stop and problem.stop_reason == "tol" and self.learning_rate == "adaptive" and \
+                problem.state.rate > self.ADAPTIVE_FLOOR:
+            problem.state.rate /= 5.0
+            problem.n_no_improvement = 0
+            problem.stop_reason = reason
+            return False
+        return stop
+
+    def publish(self, problems):
+        fitted = super().publish(problems)
+        if self.average:
+            fitted["n_examples_"] = int(max(p.seen[0] for p in problems))
+        return fitted
 
 
 class WinnowLearner(FirstOrderLearner):
@@ -754,8 +877,8 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
     """Online gradient descent on a convex loss (Zinkevich 2003; LIBOL's ``OGD``).
 
     ``t`` counts every row met, over every epoch and ``partial_fit`` call, and
-    ``η_t = eta/√t``. Each row moves the weights along the loss's negative
-    gradient at ``f = w·x + b``: ``w += η_t g x`` and ``b += η_t g``, with
+    ``η_t = eta/√t`` by default. Each row moves the weights along the loss's
+    negative gradient at ``f = w·x + b``: ``w += η_t g x`` and ``b += η_t g``, with
 
     - ``"hinge"``: ``g = y`` when ``y f < 1``, for ``max(0, 1 − y f)``;
     - ``"logistic"``: ``g = y/(1 + exp(y f))``, for ``log(1 + exp(−y f))``;
@@ -765,12 +888,64 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
     ``eta/√t`` is Zinkevich's step, with regret ``O(√T)`` against any fixed
     weights; sample and class weights multiply the step.
 
+    The options are scikit-learn's ``SGDClassifier``'s, with its names except
+    ``eta`` (its ``eta0``): ``learning_rate`` picks the schedule of ``η_t``,
+    ``penalty``/``alpha``/``l1_ratio`` regularise as :class:`~rosenblatt.Perceptron`
+    does (the same code: the L2 shrink ``1 − (1 − l1_ratio) α η_t`` before each
+    step, then the cumulative L1 truncation of Tsuruoka et al. 2009), and
+    ``average=True`` publishes the mean of the weights after every example.
+    ``OnlineGradientDescent(eta=e, loss=L, learning_rate=r, power_t=p, penalty=P,
+    alpha=a, l1_ratio=l, average=A, shuffle="none", tol=None)`` takes the steps
+    of ``SGDClassifier(eta0=e, loss=L', learning_rate=r, power_t=p, penalty=P,
+    alpha=a, l1_ratio=l, average=A, shuffle=False, tol=None)`` on dense data, with
+    ``L'`` = ``"hinge"``, ``"log_loss"``, ``"squared_error"``, ``"perceptron"``
+    (scikit-learn's sparse path shrinks the intercept step; with ``"l1"`` and
+    ``average`` its mean is taken before each truncation, ours after). Only the
+    defaults differ: ``learning_rate="invscaling"`` with ``eta=1`` (Zinkevich's
+    ``1/√t``, this class's rule from the start) where scikit-learn has
+    ``"optimal"`` and ``eta0=0.01``, and ``penalty=None`` where it has ``"l2"``.
+
     Parameters
     ----------
     eta : float, default=1.0
-        Scale of the step ``eta/√t`` (> 0).
+        The base step size (> 0), scikit-learn's ``eta0``: ``η_t = eta/t^power_t``
+        (``"invscaling"``), ``eta`` (``"constant"``) or the starting rate of
+        ``"adaptive"``; not used by ``"optimal"``.
     loss : {"hinge", "logistic", "squared", "perceptron"}, default="hinge"
         The loss whose gradient is followed.
+    learning_rate : {"invscaling", "constant", "optimal", "adaptive"}, default="invscaling"
+        The schedule of the step ``η_t``, ``t`` the examples met from 1:
+
+        - ``"invscaling"``: ``eta/t^power_t`` (``eta/√t``, Zinkevich's);
+        - ``"constant"``: ``eta``;
+        - ``"optimal"``: ``1/(alpha (t0 + t − 1))``, with Bottou's ``t0``
+          (scikit-learn's: ``t0 = 1/(η₀ alpha)``, ``η₀ = √(1/√alpha)``, so that the
+          first step is about the size of a typical weight); needs ``alpha > 0``;
+        - ``"adaptive"``: ``eta``, divided by 5 each time the stopping rule
+          stalls (the epoch's mistakes not falling by ``tol × n_samples`` for
+          ``n_iter_no_change`` epochs) instead of stopping, until it is at most
+          1e-6, when the stall ends the run. scikit-learn watches its objective
+          (loss plus penalty) for this; here, as for stopping, the mistakes.
+          Without ``tol`` the rate never changes.
+    power_t : float, default=0.5
+        The exponent of ``"invscaling"``.
+    penalty : {"l2", "l1", "elasticnet"} or None, default=None
+        Regularisation as in scikit-learn: before each step the weights shrink by
+        ``max(0, 1 − (1 − l1_ratio) alpha η_t)`` (the L2 part), and after it the L1
+        part moves the weights of the example's features towards 0 by the penalty
+        accumulated so far, never past 0 (Tsuruoka et al. 2009; for dense rows every
+        feature, for CSR rows the stored ones). The bias is not penalised. ``None``:
+        plain gradient steps.
+    alpha : float, default=0.0001
+        Strength of the penalty (>= 0), and the scale of ``"optimal"``'s steps.
+    l1_ratio : float, default=0.15
+        Share of L1 in ``"elasticnet"`` (0: L2 only, 1: L1 only).
+    average : bool, default=False
+        Publish as ``coef_``/``intercept_`` the mean of the weights after every
+        example met, over every epoch and ``partial_fit`` call (averaged SGD,
+        Polyak & Juditsky 1992; scikit-learn's ``average=True``), kept at no cost
+        per example by the averaged perceptron's sums (Daumé Alg. 7), exact under
+        the penalty's shrink. ``n_examples_`` is the number of weights averaged.
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
@@ -823,6 +998,9 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
     n_mistakes_ : ndarray of shape (n_epochs,)
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
+    n_examples_ : int
+        With ``average=True``: the examples the mean is over (the largest over the
+        problems).
     converged_ : bool
         Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
         never ``True`` otherwise: a stop by ``tol`` is not convergence.
@@ -837,7 +1015,11 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
     Notes
     -----
     ``ParameterMixing`` averages the shards' weights and adds the rows they
-    met into ``t``, so the step keeps shrinking as over one pass of every row.
+    met into ``t``, so the step keeps shrinking as over one pass of every row;
+    the adaptive rate is the driver's, the penalty's L1 memory mixes as the
+    weights (as for the perceptron), and with ``average=True`` the sums of the
+    weights the shards held add up, and the model publishes the mean over the
+    last mixed epoch (as :class:`~rosenblatt.AveragedPerceptron` does).
 
     References
     ----------
@@ -853,12 +1035,22 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
     >>> model = OnlineGradientDescent(loss="logistic", shuffle="none").fit(X, y)
     >>> model.coef_.round(4).tolist(), model.n_mistakes_.tolist()
     ([[1.5736, 0.6841]], [1, 0])
+
+    scikit-learn's defaults, averaged: an L2 penalty and the ``"optimal"`` schedule.
+
+    >>> model = OnlineGradientDescent(learning_rate="optimal", penalty="l2", average=True,
+    ...                               shuffle="none").fit(X, y)
+    >>> model.coef_.round(4).tolist(), model.n_examples_, model.n_mistakes_.tolist()
+    ([[19.9303, 9.9652]], 8, [1, 0])
     """
 
-    _PARAMETERS = ("eta", "loss") + ONLINE_RULE_PARAMETERS
+    _PARAMETERS = ("eta", "loss", "learning_rate", "power_t", "penalty", "alpha", "l1_ratio",
+                   "average") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("eta", "loss"),
+        ("eta", "loss", "learning_rate", "power_t", "penalty", "alpha", "l1_ratio", "average"),
         loss=[StrOptions(set(_first_order.OGD_LOSSES))],
+        learning_rate=[StrOptions(set(_first_order.OGD_SCHEDULES))],
+        power_t=[RealNumber(None, None, closed="neither")],
     )
 
     def __init__(
@@ -866,6 +1058,12 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
         *,
         eta=1.0,
         loss="hinge",
+        learning_rate="invscaling",
+        power_t=0.5,
+        penalty=None,
+        alpha=0.0001,
+        l1_ratio=0.15,
+        average=False,
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
@@ -879,6 +1077,12 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
     ):
         self.eta = eta
         self.loss = loss
+        self.learning_rate = learning_rate
+        self.power_t = power_t
+        self.penalty = penalty
+        self.alpha = alpha
+        self.l1_ratio = l1_ratio
+        self.average = average
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
