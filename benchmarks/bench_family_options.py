@@ -16,6 +16,9 @@ Sections (accuracy on a held-out test set, CPU seconds by ``time.process_time``)
     last 3,000 to test, 10 classes one-vs-rest, pixels / 255): the whole
     ``fit`` (compilation left out: one warm-up fit first), its epochs, and the
     test accuracy.
+``covariance-multiclass``
+    The same for MulticlassAROW and MulticlassSCW (one shared ``Σ``) on pendigits
+    and MNIST.
 ``first-order``
     The marginal epoch (``bench_sparse.marginal``: ``fit`` with ``1 + E`` epochs
     minus ``fit`` with 1, over ``E``; rows in the stored order) of the
@@ -55,6 +58,8 @@ from rosenblatt.linear_model import (  # noqa: E402
     AROW,
     ROMMA,
     BalancedWinnow,
+    MulticlassAROW,
+    MulticlassSCW,
     OnlineGradientDescent,
     PNormPerceptron,
     SoftConfidenceWeighted,
@@ -113,13 +118,17 @@ def fit_and_score(make, X, y, X_test, y_test):
 
 # ----------------------------------------------------------------------- covariance
 
-def covariance_section(quick):
+def covariance_section(quick, multiclass=False):
     names = ("a9a", "pendigits") if quick else ("a9a", "w8a", "pendigits", "mnist")
+    rules = (("AROW", AROW), ("SCW", SoftConfidenceWeighted))
+    if multiclass:
+        names = [name for name in names if name in ("pendigits", "mnist")]
+        rules = (("MAROW", MulticlassAROW), ("MSCW", MulticlassSCW))
     print("\n## covariance: full against diagonal (default parameters, random_state=0)")
     print(f"{'set':10} {'D':>5} {'rule':5} {'covariance':10} {'epochs':>6} {'CPU s':>8} "
           f"{'accuracy':>8}  full/diagonal CPU")
     for name, (X, y, X_test, y_test) in splits(names).items():
-        for rule, cls in (("AROW", AROW), ("SCW", SoftConfidenceWeighted)):
+        for rule, cls in rules:
             seconds = {}
             for covariance in ("full", "diagonal"):
                 s, epochs, accuracy, _ = fit_and_score(
@@ -193,7 +202,9 @@ def ogd_section(quick):
                   flush=True)
 
 
-SECTIONS = {"covariance": covariance_section, "first-order": first_order_section,
+SECTIONS = {"covariance": covariance_section,
+            "covariance-multiclass": lambda quick: covariance_section(quick, multiclass=True),
+            "first-order": first_order_section,
             "ogd": ogd_section}
 
 
