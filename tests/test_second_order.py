@@ -232,12 +232,13 @@ def test_a_full_covariance_over_5000_dimensions_is_refused(cls):
     y = [0, 1, 0, 1]
     with pytest.raises(ValueError, match=r"keeps a 5001 x 5001 float64 covariance matrix "
                                          r"per problem: 200 MB.*covariance='diagonal'"):
-        cls().fit(X, y)
-    quietly(cls(fit_intercept=False).fit, X, y)  # 5000 dimensions are kept
+        cls(covariance="full").fit(X, y)
+    quietly(cls(covariance="full", fit_intercept=False).fit, X, y)  # 5000 dimensions are kept
     quietly(cls(covariance="diagonal").fit, X, y)
+    assert quietly(cls().fit, X, y).covariance_form_ == "diagonal"  # "auto" at 5000 features
     if cls not in (MulticlassAROW, MulticlassSCW):
         with pytest.raises(ValueError, match="600 MB for 3 one-vs-rest problems"):
-            cls().fit(X, [0, 1, 2, 0])
+            cls(covariance="full").fit(X, [0, 1, 2, 0])
 
 
 # ------------------------------------------------------------------ mixing

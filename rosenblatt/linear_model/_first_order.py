@@ -899,7 +899,7 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
     of ``SGDClassifier(eta0=e, loss=L', learning_rate=r, power_t=p, penalty=P,
     alpha=a, l1_ratio=l, average=A, shuffle=False, tol=None)`` on dense data, with
     ``L'`` = ``"hinge"``, ``"log_loss"``, ``"squared_error"``, ``"perceptron"``
-    (scikit-learn's sparse path shrinks the intercept step; with ``"l1"`` and
+    (scikit-learn's sparse path shrinks the intercept step; with an L1 part and
     ``average`` its mean is taken before each truncation, ours after). Only the
     defaults differ: ``learning_rate="invscaling"`` with ``eta=1`` (Zinkevich's
     ``1/√t``, this class's rule from the start) where scikit-learn has
