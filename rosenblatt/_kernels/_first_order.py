@@ -405,7 +405,7 @@ def _alma_fold(w, b, fit_intercept, s):
 
 
 @register_jitable
-def _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carry):
+def _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carry, average):
     """:func:`alma_epoch` for ``p = 2``: the same arithmetic on ``w = s·v``.
 
     ``carry`` (or ``None``: ``w`` is folded at the end) keeps ``(s, ‖v‖², 1)``
@@ -446,6 +446,7 @@ def _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carr
         if yf / size <= (1.0 - alpha) * gamma:
             eta = row_weight(sw, i) * C / math.sqrt(k)
             step = eta * y[i] / size  # η_k y x̂ = (η_k y/‖x‖) x
+            _add_iterates(average, w, b, s, count - 1)
             c = step / s  # the step on v
             row_axpy(X, i, w, c)
             if fit_intercept:
@@ -484,10 +485,50 @@ def alma_unscale(w, b, fit_intercept, carry):
 
 
 # ---------------------------------------------------------------------------------------------
+# Averaging (``average=True``): the sums of the weights after every example, kept lazily.
+# Between two updates the weights do not change, so before an update at example ``c`` the
+# weights held since the last sum are added ``c − 1 − summed`` times; what the last ones add
+# after it is left to the reader of the sums (``FirstOrderState.completed``), so that a
+# file's blocks, each a call, add the same numbers as one call. An update of these rules
+# rewrites many weights (ROMMA and ALMA rescale the vector, g_p renormalises it), so the
+# sums are O(n_features) per update.
+# average = (sum_w, sum_b, summed): float64 (d,) and (1,), int64 (1,) (the example count the
+# sums are complete to), or None.
+
+@register_jitable
+def _add_iterates(average, w, b, scale, upto):
+    """Add ``scale · (w, b)``, the weights held since example ``summed``, up to ``upto``."""
+    if average is None:
+        return
+    sum_w, sum_b, summed = average
+    times = upto - summed[0]
+    if times > 0:
+        factor = times * scale
+        for j in range(w.shape[0]):
+            sum_w[j] += factor * w[j]
+        sum_b[0] += factor * b[0]
+        summed[0] = upto
+
+
+@register_jitable
+def _add_iterate_differences(average, u, v, b_u, b_v, upto):
+    """:func:`_add_iterates` for Balanced Winnow's weights ``u − v`` (and bias)."""
+    if average is None:
+        return
+    sum_w, sum_b, summed = average
+    times = upto - summed[0]
+    if times > 0:
+        for j in range(u.shape[0]):
+            sum_w[j] += times * (u[j] - v[j])
+        sum_b[0] += times * (b_u[0] - b_v[0])
+        summed[0] = upto
+
+
+# ---------------------------------------------------------------------------------------------
 # The epochs
 
 @jit
-def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log):
+def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log, average=None):
     """One pass of ROMMA (Li & Long 2002) over the rows ``order``.
 
     Updates on ``y f <= 0`` (``aggressive``: on ``y f < 1``) to the shortest ``w``
@@ -524,6 +565,7 @@ def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log):
             continue
         ww = _state_sqnorm(w, b, fit_intercept)
         A = xx * ww
+        _add_iterates(average, w, b, 1.0, count - 1)
         if ww == 0.0 or A <= yf:
             # the first constraint is slack: the shortest w with y w·x >= 1
             w[:] = 0.0
@@ -551,7 +593,8 @@ def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log):
 
 
 @jit
-def alma_epoch(X, y, sw, order, p, alpha, B, C, fit_intercept, weights, log, carry=None):
+def alma_epoch(X, y, sw, order, p, alpha, B, C, fit_intercept, weights, log, carry=None,
+               average=None):
     """One pass of ALMA_p(α; B, C) (Gentile 2001, Fig. 1) over the rows ``order``.
 
     ``p >= 2`` (float), ``q = p/(p − 1)``; the caller resolves ``B = None`` to
@@ -565,7 +608,8 @@ def alma_epoch(X, y, sw, order, p, alpha, B, C, fit_intercept, weights, log, car
     made so far, is the paper's ``k − 1``). Returns ``(n_mistakes, n_updates)``.
     """
     if p == 2.0:
-        return _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carry)
+        return _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carry,
+                            average)
     w, b, seen, corrections = weights
     count = seen[0]
     extra = 1.0 if fit_intercept else 0.0
@@ -596,6 +640,7 @@ def alma_epoch(X, y, sw, order, p, alpha, B, C, fit_intercept, weights, log, car
         if yf / size <= (1.0 - alpha) * gamma:
             eta = row_weight(sw, i) * C / (root * math.sqrt(k))
             step = eta * y[i] / size  # η_k y x̂ = (η_k y/‖x‖_p) x
+            _add_iterates(average, w, b, 1.0, count - 1)
             _link(w, b, fit_intercept, q, dual_w, dual_b)
             row_axpy(X, i, dual_w, step)
             if fit_intercept:
@@ -729,7 +774,8 @@ def ogd_epoch(X, y, sw, order, eta, loss, fit_intercept, weights, log, schedule=
 
 
 @jit
-def winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log):
+def winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log,
+                 average=None):
     """One pass of Winnow2 (Littlestone 1988) over the rows ``order``.
 
     ``f = w·x + b − threshold``; on ``y f <= 0``: ``w_i *= alpha^(sw y x_i)`` (and
@@ -755,6 +801,7 @@ def winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log)
             f += b[0]
         if y[i] * f <= 0.0:
             exponent = row_weight(sw, i) * y[i]  # promotion (y = +1) or demotion
+            _add_iterates(average, w, b, 1.0, count - 1)
             row_scale_pow(X, i, w, alpha, exponent)
             if fit_intercept:
                 b[0] *= alpha ** exponent
@@ -766,7 +813,8 @@ def winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log)
 
 
 @jit
-def balanced_winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log):
+def balanced_winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log,
+                          average=None):
     """One pass of Balanced Winnow (Littlestone 1988; Grove et al. 2001) over the
     rows ``order``.
 
@@ -794,6 +842,7 @@ def balanced_winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weig
             f += b_u[0] - b_v[0]
         if y[i] * f <= 0.0:
             exponent = row_weight(sw, i) * y[i]
+            _add_iterate_differences(average, u, v, b_u, b_v, count - 1)
             row_scale_pow(X, i, u, alpha, exponent)
             row_scale_pow(X, i, v, alpha, -exponent)
             if fit_intercept:
@@ -807,7 +856,7 @@ def balanced_winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weig
 
 
 @jit
-def pnorm_epoch(X, y, sw, order, p, fit_intercept, weights, log):
+def pnorm_epoch(X, y, sw, order, p, fit_intercept, weights, log, average=None):
     """One pass of the p-norm perceptron (Grove et al. 2001; Gentile 2003) over the
     rows ``order``.
 
@@ -836,6 +885,7 @@ def pnorm_epoch(X, y, sw, order, p, fit_intercept, weights, log):
             f += b[0]
         if y[i] * f <= 0.0:
             step = row_weight(sw, i) * y[i]
+            _add_iterates(average, w, b, 1.0, count - 1)
             row_axpy(X, i, theta, step)
             if fit_intercept:
                 theta_b[0] += step

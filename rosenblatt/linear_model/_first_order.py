@@ -63,7 +63,78 @@ class FirstOrderState(MistakeCounts):
     :meth:`warm` is what a ``warm_start`` fit takes from the previous fit's
     state: the weights and every weight-like array (``θ``, ``v``), never the
     counters (the examples seen, ALMA's corrections, the mistakes), which start
-    afresh as in a new run."""
+    afresh as in a new run.
+
+    With ``average=True`` (ROMMA, ALMA, Winnow, Balanced Winnow, the p-norm
+    perceptron) the state also keeps the sums of the model's weights after every
+    example (before Winnow's threshold): ``sum_coef``, ``sum_intercept`` and
+    ``summed``, the examples they hold (the kernels add the weights lazily, before
+    each update; the weights held since then count ``seen − summed`` times more:
+    :meth:`completed`). ``None`` without averaging. The model publishes their
+    mean. Mixed, the shards' completed sums add up (each went on from the same
+    sums), as the examples ``seen`` do: the mean is over every weight vector any
+    shard held."""
+
+    sum_coef: np.ndarray = field(default=None, kw_only=True)
+    sum_intercept: np.ndarray = field(default=None, kw_only=True)
+    summed: np.ndarray = field(default=None, kw_only=True)
+
+    def with_sums(self, coef):
+        """This state with empty sums, for weights shaped as ``coef``."""
+        return replace(self, sum_coef=np.zeros(coef.shape), sum_intercept=np.zeros(1),
+                       summed=np.zeros(1, dtype=np.int64))
+
+    def kernel_iterates(self):
+        """``(sum_w, sum_b, summed)`` for the kernels, or ``None``."""
+        if self.sum_coef is None:
+            return None
+        return self.sum_coef, self.sum_intercept, self.summed
+
+    def model_weights(self, coef, intercept):
+        """The model's weights from the running ones, before a threshold (Balanced
+        Winnow's ``u − v``)."""
+        return coef, intercept
+
+    def completed(self, coef, intercept, seen):
+        """The sums of the model's weights after each of the ``seen`` examples: the
+        kept sums and the current weights ``seen − summed`` times."""
+        coef, intercept = self.model_weights(coef, intercept)
+        times = seen - int(self.summed[0])
+        return self.sum_coef + times * coef, self.sum_intercept + times * intercept
+
+    def mean_weights(self, coef, intercept, seen):
+        """The mean of the model's weights after every example (before a threshold),
+        or the weights themselves without averaging or before any example."""
+        if self.sum_coef is None or seen == 0:
+            return self.model_weights(coef, intercept)
+        total_coef, total_intercept = self.completed(coef, intercept, seen)
+        return total_coef / seen, total_intercept / seen
+
+    def published(self, coef, intercept, seen):
+        return self.mean_weights(coef, intercept, seen)
+
+    def mixed_sums(self, before, parts, seen):
+        """The fields of the sums after mixing the shards' copies ``parts`` of the
+        problem ``before`` (whose state this is): complete to ``seen``."""
+        if self.sum_coef is None:
+            return {}
+        start = self.completed(before.coef, before.intercept, int(before.seen[0]))
+        totals = [p.state.completed(p.coef, p.intercept, int(p.seen[0])) for p in parts]
+        return {"sum_coef": _added(start[0], [total[0] for total in totals]),
+                "sum_intercept": _added(start[1], [total[1] for total in totals]),
+                "summed": np.array([seen], dtype=np.int64)}
+
+    def mixed(self, before, parts, mu, coef, intercept, seen):
+        return replace(self, mistakes=self.mixed_mistakes(parts),
+                       **self.mixed_sums(before, parts, seen))
+
+    def renumber(self, move):
+        if self.sum_coef is not None:
+            move(self.sum_coef)
+
+    def is_finite(self, problem):
+        sums = () if self.sum_coef is None else (self.sum_coef, self.sum_intercept)
+        return super().is_finite(problem) and all(np.all(np.isfinite(a)) for a in sums)
 
     def warm(self, previous):
         """This fresh state with the weight-like arrays of ``previous``."""
@@ -83,7 +154,8 @@ class Corrections(FirstOrderState):
         start = int(self.corrections[0])
         total = start + sum(int(part.state.corrections[0]) - start for part in parts)
         return replace(self, corrections=np.array([total], dtype=np.int64),
-                       mistakes=self.mixed_mistakes(parts))
+                       mistakes=self.mixed_mistakes(parts),
+                       **self.mixed_sums(before, parts, seen))
 
 
 @dataclass
@@ -95,6 +167,7 @@ class Threshold(FirstOrderState):
     threshold: float
 
     def published(self, coef, intercept, seen):
+        coef, intercept = self.mean_weights(coef, intercept, seen)
         return coef, intercept - self.threshold
 
 
@@ -108,16 +181,22 @@ class Balanced(FirstOrderState):
     intercept_v: np.ndarray
     threshold: float
 
+    def model_weights(self, coef, intercept):
+        return coef - self.v, intercept - self.intercept_v
+
     def published(self, coef, intercept, seen):
-        return coef - self.v, intercept - self.intercept_v - self.threshold
+        coef, intercept = self.mean_weights(coef, intercept, seen)
+        return coef, intercept - self.threshold
 
     def mixed(self, before, parts, mu, coef, intercept, seen):
         return replace(self, v=_mix(self.v, [p.state.v for p in parts], mu),
                        intercept_v=_mix(self.intercept_v, [p.state.intercept_v for p in parts],
                                         mu),
-                       mistakes=self.mixed_mistakes(parts))
+                       mistakes=self.mixed_mistakes(parts),
+                       **self.mixed_sums(before, parts, seen))
 
     def renumber(self, move):
+        super().renumber(move)
         move(self.v)
 
     def warm(self, previous):
@@ -148,9 +227,11 @@ class DualWeights(FirstOrderState):
         if self.fit_intercept:
             intercept[...] = linked
         return replace(self, theta=theta, theta_intercept=theta_intercept,
-                       mistakes=self.mixed_mistakes(parts))
+                       mistakes=self.mixed_mistakes(parts),
+                       **self.mixed_sums(before, parts, seen))
 
     def renumber(self, move):
+        super().renumber(move)
         move(self.theta)
 
     def is_finite(self, problem):
@@ -184,10 +265,24 @@ class AveragedSteps(StepSize, Averaging):
         """Empty sums for running weights from ``coef``, ``intercept``."""
         return replace(cls.start(coef, intercept, decayed), rate=rate)
 
+    # Averaging's, not FirstOrderState's (whose sums are the other rules' averaging)
+    published = Averaging.published
+    renumber = Averaging.renumber
+    is_finite = Averaging.is_finite
+    kernel_average = Averaging.kernel_average
+
     def mixed(self, before, parts, mu, coef, intercept, seen):
         averaged = Averaging.mixed(self, before, parts, mu, coef, intercept, seen)
         return replace(self, u=averaged.u, beta=averaged.beta, window=averaged.window,
                        mistakes=self.mixed_mistakes(parts))
+
+
+def _added(start, parts):
+    """``s + Σ (sᵢ − s)``: what every shard added to ``start``."""
+    total = start.copy()
+    for part in parts:
+        total += part - start
+    return total
 
 
 def _mix(start, parts, mu):
@@ -240,6 +335,34 @@ class FirstOrderLearner(Traced, ErrorFreeStop, LinearLearner):
 
     _advice = _ADVICE
 
+    #: whether ``average=True`` is the state's sums of the weights after every example
+    #: (online gradient descent keeps Daumé's cached sums instead: AveragedSteps)
+    _sums_iterates = True
+
+    def _averages_iterates(self):
+        return self._sums_iterates and bool(getattr(self, "average", False))
+
+    def _confirms_on_weights(self, problem):
+        # the mean lags the running weights: a mistake-free epoch is confirmed on it
+        return self._averages_iterates() or super()._confirms_on_weights(problem)
+
+    def _before_training(self, problems, shards, backend, partial):
+        super()._before_training(problems, shards, backend, partial)
+        if self._sums_iterates:
+            for problem in problems:
+                if (problem.state.sum_coef is not None) != self._averages_iterates():
+                    raise ValueError(
+                        f"average was changed to {self.average} between partial_fit calls; "
+                        "the mean kept so far cannot follow. Keep average fixed, or fit "
+                        "afresh."
+                    )
+
+    def publish(self, problems):
+        fitted = super().publish(problems)
+        if getattr(self, "average", False):
+            fitted["n_examples_"] = int(max(p.seen[0] for p in problems))
+        return fitted
+
     def _starting_weights(self, n_features, rngs):
         return [(np.zeros(n_features), 0.0) for _ in rngs]
 
@@ -259,6 +382,8 @@ class FirstOrderLearner(Traced, ErrorFreeStop, LinearLearner):
                 # sums' start), then what it takes from the previous fit
                 problem.state = self._new_state(problem.coef, problem.intercept).warm(
                     previous[k].state)
+            if self._averages_iterates():
+                problem.state = problem.state.with_sums(problem.coef)
             if problem.recorder is not None:
                 problem.recorder = self._new_recorder(*problem.published(), problem.classes)
         return problems
@@ -267,6 +392,9 @@ class FirstOrderLearner(Traced, ErrorFreeStop, LinearLearner):
         """One epoch of ``kernel(X, y, sw, order, *params, fit_intercept, weights,
         log, *carry)``: counts its mistakes and returns its updates (with a trace,
         see :func:`run_traced`)."""
+        if self._sums_iterates:
+            carry = carry + (problem.state.kernel_iterates(),)
+
         def call(order, log):
             return kernel(data.Xk, data.y, data.kernel_sw, order, *params, self.fit_intercept,
                           weights, log, *carry)
@@ -350,7 +478,7 @@ class ALMALearner(FirstOrderLearner):
 
     def _epoch(self, problem, data, order):
         B = 1.0 / self.alpha if self.B is None else float(self.B)
-        carry = ()
+        carry = (None,)
         if self.p == 2.0 and problem.recorder is None:  # w = s·v over the epoch's blocks
             if getattr(problem, "_carry", None) is None:
                 problem._carry = np.zeros(3)
@@ -374,6 +502,8 @@ class OnlineGradientDescentLearner(Regularized, FirstOrderLearner):
 
     #: the adaptive rate stops being divided below this (scikit-learn's ``_plain_sgd``)
     ADAPTIVE_FLOOR = 1e-6
+
+    _sums_iterates = False  # average=True keeps Daumé's cached sums (AveragedSteps)
 
     def _updates_right_rows(self):
         return self.loss != "perceptron"
@@ -461,11 +591,6 @@ class OnlineGradientDescentLearner(Regularized, FirstOrderLearner):
             return False
         return stop
 
-    def publish(self, problems):
-        fitted = super().publish(problems)
-        if self.average:
-            fitted["n_examples_"] = int(max(p.seen[0] for p in problems))
-        return fitted
 
 
 class WinnowLearner(FirstOrderLearner):
@@ -582,6 +707,14 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
     aggressive : bool, default=False
         Update on every row with ``y f < 1`` (aggressive ROMMA), not only on
         mistakes; the trained weights then reach a margin of 1 sooner.
+    average : bool, default=False
+        Publish as ``coef_``/``intercept_`` the mean of the model's weights after every
+        example met, over every epoch and ``partial_fit`` call (``n_examples_`` of
+        them); the updates are unchanged. No paper of this rule defines an averaged
+        form: it is the generic online-to-batch average of Cesa-Bianchi, Conconi &
+        Gentile (2004), the averaged perceptron's mean, which Carvalho & Cohen (2006)
+        found to help single-pass online learners. The sums cost O(n_features) per
+        update (the weights are added lazily, between updates at no cost).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
@@ -636,6 +769,9 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
     n_mistakes_ : ndarray of shape (n_epochs,)
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
+    n_examples_ : int
+        With ``average=True``: the examples the mean is over (the largest over the
+        problems).
     converged_ : bool
         Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
         never ``True`` otherwise: a stop by ``tol`` is not convergence.
@@ -650,6 +786,8 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
     Notes
     -----
     ``ParameterMixing`` averages the shards' weights, as for the perceptron.
+    With ``average=True`` the shards' sums of the weights
+    they held add up, and the mean is over all of them.
 
     References
     ----------
@@ -671,15 +809,16 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
     (3, [1.6667, 1.6667, 1.0, 1.0])
     """
 
-    _PARAMETERS = ("aggressive",) + ONLINE_RULE_PARAMETERS
+    _PARAMETERS = ("aggressive", "average") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("aggressive",), aggressive=["boolean"]
+        ("aggressive", "average"), aggressive=["boolean"]
     )
 
     def __init__(
         self,
         *,
         aggressive=False,
+        average=False,
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
@@ -692,6 +831,7 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
         n_jobs=None,
     ):
         self.aggressive = aggressive
+        self.average = average
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
@@ -738,6 +878,14 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     C : float, default=sqrt(2)
         Scale of the step ``η_k`` (> 0, at most 1e100: the norm of a larger
         step overflows float64); the paper's ``√2``.
+    average : bool, default=False
+        Publish as ``coef_``/``intercept_`` the mean of the model's weights after every
+        example met, over every epoch and ``partial_fit`` call (``n_examples_`` of
+        them); the updates are unchanged. No paper of this rule defines an averaged
+        form: it is the generic online-to-batch average of Cesa-Bianchi, Conconi &
+        Gentile (2004), the averaged perceptron's mean, which Carvalho & Cohen (2006)
+        found to help single-pass online learners. The sums cost O(n_features) per
+        update (the weights are added lazily, between updates at no cost).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
@@ -792,6 +940,9 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     n_mistakes_ : ndarray of shape (n_epochs,)
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
+    n_examples_ : int
+        With ``average=True``: the examples the mean is over (the largest over the
+        problems).
     converged_ : bool
         Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
         never ``True`` otherwise: a stop by ``tol`` is not convergence.
@@ -809,6 +960,8 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     q-ball (a convex combination of points of a ball), and adds their
     corrections as it adds the examples seen, so that ``γ_k`` and ``η_k`` go on
     shrinking as if the corrections had been made one after another.
+    With ``average=True`` the shards' sums of the weights
+    they held add up, and the mean is over all of them.
 
     References
     ----------
@@ -826,9 +979,9 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     ([1, 0], 1)
     """
 
-    _PARAMETERS = ("p", "alpha", "B", "C") + ONLINE_RULE_PARAMETERS
+    _PARAMETERS = ("p", "alpha", "B", "C", "average") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("p", "alpha", "B", "C"),
+        ("p", "alpha", "B", "C", "average"),
         p=[RealNumber(2, None, closed="left")],
         alpha=[RealNumber(0, 1, closed="right")],
         B=[RealNumber(0, None, closed="neither"), None],
@@ -843,6 +996,7 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
         alpha=0.9,
         B=None,
         C=math.sqrt(2),
+        average=False,
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
@@ -858,6 +1012,7 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
         self.alpha = alpha
         self.B = B
         self.C = C
+        self.average = average
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
@@ -1124,6 +1279,14 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
         The threshold ``θ`` of ``w·x > θ``; ``None``: ``n_features/2``.
     w0 : float, default=1.0
         The starting weight of every feature (> 0).
+    average : bool, default=False
+        Publish as ``coef_``/``intercept_`` the mean of the model's weights after every
+        example met, over every epoch and ``partial_fit`` call (``n_examples_`` of
+        them); the updates are unchanged. No paper of this rule defines an averaged
+        form: it is the generic online-to-batch average of Cesa-Bianchi, Conconi &
+        Gentile (2004), the averaged perceptron's mean, which Carvalho & Cohen (2006)
+        found to help single-pass online learners. The sums cost O(n_features) per
+        update (the weights are added lazily, between updates at no cost).
     fit_intercept : bool, default=False
         Learn a bias ``b`` (from ``w0``) as the weight of a constant feature 1,
         multiplicatively like any weight: it stays positive, so the boundary's
@@ -1177,6 +1340,9 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     n_mistakes_ : ndarray of shape (n_epochs,)
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
+    n_examples_ : int
+        With ``average=True``: the examples the mean is over (the largest over the
+        problems).
     converged_ : bool
         Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
         never ``True`` otherwise: a stop by ``tol`` is not convergence.
@@ -1196,6 +1362,8 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     the rule goes on from it as from any positive start (the geometric mean,
     averaging the exponents, would be the other choice; the arithmetic mean is
     the engine's, and one shard is the serial fit bit for bit).
+    With ``average=True`` the shards' sums of the weights
+    they held add up, and the mean is over all of them.
 
     References
     ----------
@@ -1215,9 +1383,9 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     ([[8.0, 0.5, 0.5, 8.0, 0.5, 0.25, 0.25, 1.0]], [-4.0], [6, 2, 0])
     """
 
-    _PARAMETERS = ("alpha", "threshold", "w0") + ONLINE_RULE_PARAMETERS
+    _PARAMETERS = ("alpha", "threshold", "w0", "average") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("alpha", "threshold", "w0"),
+        ("alpha", "threshold", "w0", "average"),
         alpha=[RealNumber(1, None, closed="neither")],
         threshold=[RealNumber(None, None, closed="neither"), None],
         w0=[RealNumber(0, None, closed="neither")],
@@ -1229,6 +1397,7 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
         alpha=2.0,
         threshold=None,
         w0=1.0,
+        average=False,
         fit_intercept=False,
         max_iter=1000,
         tol=1e-3,
@@ -1243,6 +1412,7 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
         self.alpha = alpha
         self.threshold = threshold
         self.w0 = w0
+        self.average = average
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
@@ -1281,6 +1451,14 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
         The threshold ``θ`` of ``(u − v)·x > θ``.
     w0 : float, default=1.0
         The starting value of every component of ``u`` and ``v`` (> 0).
+    average : bool, default=False
+        Publish as ``coef_``/``intercept_`` the mean of the model's weights after every
+        example met, over every epoch and ``partial_fit`` call (``n_examples_`` of
+        them); the updates are unchanged. No paper of this rule defines an averaged
+        form: it is the generic online-to-batch average of Cesa-Bianchi, Conconi &
+        Gentile (2004), the averaged perceptron's mean, which Carvalho & Cohen (2006)
+        found to help single-pass online learners. The sums cost O(n_features) per
+        update (the weights are added lazily, between updates at no cost).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
@@ -1333,6 +1511,9 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
     n_mistakes_ : ndarray of shape (n_epochs,)
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
+    n_examples_ : int
+        With ``average=True``: the examples the mean is over (the largest over the
+        problems).
     converged_ : bool
         Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
         never ``True`` otherwise: a stop by ``tol`` is not convergence.
@@ -1349,6 +1530,8 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
     ``ParameterMixing`` averages ``u`` and ``v`` (each by ``μ``, as the
     weights): the mixed vectors stay positive, and ``u − v`` is then the
     average of the shards' weights (see :class:`Winnow`).
+    With ``average=True`` the shards' sums of the weights
+    they held add up, and the mean is over all of them.
 
     References
     ----------
@@ -1366,9 +1549,9 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
     ([[3.75, 1.5]], [1.5], [1, 0])
     """
 
-    _PARAMETERS = ("alpha", "threshold", "w0") + ONLINE_RULE_PARAMETERS
+    _PARAMETERS = ("alpha", "threshold", "w0", "average") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("alpha", "threshold", "w0"),
+        ("alpha", "threshold", "w0", "average"),
         alpha=[RealNumber(1, None, closed="neither")],
         threshold=[RealNumber(None, None, closed="neither")],
         w0=[RealNumber(0, None, closed="neither")],
@@ -1380,6 +1563,7 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
         alpha=2.0,
         threshold=0.0,
         w0=1.0,
+        average=False,
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
@@ -1394,6 +1578,7 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
         self.alpha = alpha
         self.threshold = threshold
         self.w0 = w0
+        self.average = average
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
@@ -1426,6 +1611,14 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     p : float or None, default=None
         The norm (> 1; the papers' bounds are for ``p >= 2``); ``None``:
         ``max(2, 2 ln n_features)`` (Gentile's choice).
+    average : bool, default=False
+        Publish as ``coef_``/``intercept_`` the mean of the model's weights after every
+        example met, over every epoch and ``partial_fit`` call (``n_examples_`` of
+        them); the updates are unchanged. No paper of this rule defines an averaged
+        form: it is the generic online-to-batch average of Cesa-Bianchi, Conconi &
+        Gentile (2004), the averaged perceptron's mean, which Carvalho & Cohen (2006)
+        found to help single-pass online learners. The sums cost O(n_features) per
+        update (the weights are added lazily, between updates at no cost).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
@@ -1480,6 +1673,9 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     n_mistakes_ : ndarray of shape (n_epochs,)
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
+    n_examples_ : int
+        With ``average=True``: the examples the mean is over (the largest over the
+        problems).
     converged_ : bool
         Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
         never ``True`` otherwise: a stop by ``tol`` is not convergence.
@@ -1495,6 +1691,8 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     -----
     ``ParameterMixing`` averages ``θ`` by ``μ`` (the perceptron's mixing, which
     it is for ``p = 2``); the mixed weights are ``g_p`` of the mixed ``θ``.
+    With ``average=True`` the shards' sums of the weights
+    they held add up, and the mean is over all of them.
 
     References
     ----------
@@ -1512,15 +1710,16 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     ([[1.8566, 0.4642]], [0.4642])
     """
 
-    _PARAMETERS = ("p",) + ONLINE_RULE_PARAMETERS
+    _PARAMETERS = ("p", "average") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("p",), p=[RealNumber(1, None, closed="neither"), None],
+        ("p", "average"), p=[RealNumber(1, None, closed="neither"), None],
     )
 
     def __init__(
         self,
         *,
         p=None,
+        average=False,
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
@@ -1533,6 +1732,7 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         n_jobs=None,
     ):
         self.p = p
+        self.average = average
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
