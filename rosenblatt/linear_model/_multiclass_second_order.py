@@ -53,6 +53,12 @@ class SharedCovarianceState(CovarianceState):
                                      mistakes=mixed.mistakes)
 
 
+class SharedCovarianceForm(CovarianceForm):
+    """``covariance_form_`` of a model with one ``Σ`` shared by its classes."""
+
+    _one_covariance = True
+
+
 class MulticlassSecondOrderLearner(SecondOrderLearner):
     """One problem holding every class; one call of ``multiclass_second_order_epoch``
     per epoch, from ``W = 0`` and ``Σ = aI``."""
@@ -123,7 +129,7 @@ class MulticlassSCWLearner(MulticlassSecondOrderLearner):
 
 
 @register("multiclass_arow", "second-order")
-class MulticlassAROW(CovarianceForm, OnlineMixin, MulticlassLinearModel,
+class MulticlassAROW(SharedCovarianceForm, OnlineMixin, MulticlassLinearModel,
                      PerceptronClassifier):
     """Multiclass AROW: a weight vector per class, one covariance shared by all.
 
@@ -275,11 +281,10 @@ class MulticlassAROW(CovarianceForm, OnlineMixin, MulticlassLinearModel,
         self.warm_start = warm_start
 
     _learner_class = MulticlassAROWLearner
-    _one_covariance = True
 
 
 @register("multiclass_scw", "second-order")
-class MulticlassSCW(CovarianceForm, OnlineMixin, MulticlassLinearModel,
+class MulticlassSCW(SharedCovarianceForm, OnlineMixin, MulticlassLinearModel,
                     PerceptronClassifier):
     """Multiclass soft confidence-weighted learning: a weight vector per class, one covariance.
 
@@ -445,4 +450,3 @@ class MulticlassSCW(CovarianceForm, OnlineMixin, MulticlassLinearModel,
         self.warm_start = warm_start
 
     _learner_class = MulticlassSCWLearner
-    _one_covariance = True
