@@ -70,6 +70,9 @@ ESTIMATORS += [
     PNormPerceptron(random_state=0), PNormPerceptron(p=2.0, random_state=0),
     MulticlassPassiveAggressive(random_state=0),
     MulticlassPassiveAggressive(variant="pa2", random_state=0),
+    ROMMA(average=True, random_state=0), ALMA(p=3.0, average=True, random_state=0),
+    Winnow(average=True, random_state=0), BalancedWinnow(average=True, random_state=0),
+    PNormPerceptron(average=True, random_state=0),
 ]
 
 #: the second-order rules, full and diagonal covariance, and their variants

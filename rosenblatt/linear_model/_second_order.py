@@ -71,13 +71,18 @@ MAX_FULL_BYTES = 10 * MAX_FULL_DIMENSION**2 * 8
 COVARIANCE_MIXING = "covariance"
 
 #: ``covariance="auto"`` keeps the full ``Σ`` up to this many features, its diagonal
-#: above. Measured by ``python benchmarks/bench_family_options.py covariance`` (AROW
-#: and SCW-I, default parameters, test accuracy full / diagonal, CPU full ÷
-#: diagonal): pendigits (16 features) 86.9 / 82.1 and 86.5 / 84.6 at 1.5× and 2.2×;
-#: a9a (123) 84.94 / 84.96 and 84.82 / 82.88 at 10× and 7×; w8a (300) 99.87 / 99.82
-#: and 99.77 / 99.74 at 47× and 14×; MNIST (784, t10k split 7,000 / 3,000) 88.9 /
-#: 91.7 and 88.4 / 89.9 at 13× and 8×. The full form wins up to a9a's width and
-#: stops paying (then loses) between it and w8a's; the threshold sits between them.
+#: above. Measured by ``python benchmarks/bench_family_options.py covariance
+#: covariance-multiclass`` (default parameters, random_state=0; test accuracy full /
+#: diagonal, CPU of the fit full ÷ diagonal; AMD EPYC 2.6 GHz): pendigits (16
+#: features) AROW 86.9 / 82.1 at 1.0×, SCW-I 86.5 / 84.6 at 2.3×; a9a (123) AROW
+#: 84.94 / 84.96 at 4.2×, SCW-I 84.82 / 82.88 at 3.8×; w8a (300, the last 20 % held
+#: out) AROW 99.87 / 99.82 at 27×, SCW-I 99.77 / 99.74 at 7.8×; MNIST (784, the t10k
+#: file's first 7,000 images to train, last 3,000 to test, 10 classes) AROW 88.9 /
+#: 91.7 at 12×, SCW-I 88.4 / 89.9 at 8.9×. The native multiclass rules agree:
+#: pendigits MulticlassAROW 82.6 / 82.0, MulticlassSCW 80.3 / 81.6 (both about 1×),
+#: MNIST 87.6 / 91.6 at 26× and 89.0 / 90.3 at 5.3×. The full form wins (or ties) up
+#: to a9a's width at a few times the CPU, ties on w8a's at 8-27× and loses on MNIST's;
+#: the threshold sits between a9a and w8a.
 AUTO_FULL_MAX_FEATURES = 200
 
 
@@ -509,9 +514,9 @@ class SecondOrderPerceptron(CovarianceForm, OnlineMixin, LinearModel, Perceptron
         5,000 dimensions, whose matrix alone would take 200 MB) or only its
         diagonal (the rule's diagonal approximation, for wide sparse data).
         ``"auto"``: ``"full"`` up to 200 features, ``"diagonal"`` above (measured:
-        full gained 2 to 5 points on pendigits' 16 features and up to 2 on a9a's 123
-        for 1.5-10× the CPU, tied on w8a's 300 at 14-47×, lost 1.5 to 3 points on
-        MNIST's 784 at 8-13×; ``covariance_form_`` says which was used).
+        full gained 2 to 5 points on pendigits' 16 features at 1-2.3× the CPU and
+        up to 2 on a9a's 123 at 4×, tied on w8a's 300 at 8-27×, lost 1.5 to 3
+        points on MNIST's 784 at 9-12×; ``covariance_form_`` says which was used).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its entry is the last of ``A``). False: the boundary passes through 0.
@@ -675,9 +680,9 @@ class ConfidenceWeighted(CovarianceForm, OnlineMixin, LinearModel, PerceptronCla
         refused above 5,000 dimensions, whose matrix alone would take 200 MB)
         or only its diagonal (``O(nonzeros)`` per row, for wide sparse data).
         ``"auto"``: ``"full"`` up to 200 features, ``"diagonal"`` above (measured:
-        full gained 2 to 5 points on pendigits' 16 features and up to 2 on a9a's 123
-        for 1.5-10× the CPU, tied on w8a's 300 at 14-47×, lost 1.5 to 3 points on
-        MNIST's 784 at 8-13×; ``covariance_form_`` says which was used).
+        full gained 2 to 5 points on pendigits' 16 features at 1-2.3× the CPU and
+        up to 2 on a9a's 123 at 4×, tied on w8a's 300 at 8-27×, lost 1.5 to 3
+        points on MNIST's 784 at 9-12×; ``covariance_form_`` says which was used).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its variance is the last entry of ``Σ``). False: the boundary
@@ -842,9 +847,9 @@ class AROW(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
         refused above 5,000 dimensions, whose matrix alone would take 200 MB)
         or only its diagonal (``O(nonzeros)`` per row, for wide sparse data).
         ``"auto"``: ``"full"`` up to 200 features, ``"diagonal"`` above (measured:
-        full gained 2 to 5 points on pendigits' 16 features and up to 2 on a9a's 123
-        for 1.5-10× the CPU, tied on w8a's 300 at 14-47×, lost 1.5 to 3 points on
-        MNIST's 784 at 8-13×; ``covariance_form_`` says which was used).
+        full gained 2 to 5 points on pendigits' 16 features at 1-2.3× the CPU and
+        up to 2 on a9a's 123 at 4×, tied on w8a's 300 at 8-27×, lost 1.5 to 3
+        points on MNIST's 784 at 9-12×; ``covariance_form_`` says which was used).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its variance is the last entry of ``Σ``). False: the boundary
@@ -1004,9 +1009,9 @@ class NAROW(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
         refused above 5,000 dimensions, whose matrix alone would take 200 MB)
         or only its diagonal (``O(nonzeros)`` per row, for wide sparse data).
         ``"auto"``: ``"full"`` up to 200 features, ``"diagonal"`` above (measured:
-        full gained 2 to 5 points on pendigits' 16 features and up to 2 on a9a's 123
-        for 1.5-10× the CPU, tied on w8a's 300 at 14-47×, lost 1.5 to 3 points on
-        MNIST's 784 at 8-13×; ``covariance_form_`` says which was used).
+        full gained 2 to 5 points on pendigits' 16 features at 1-2.3× the CPU and
+        up to 2 on a9a's 123 at 4×, tied on w8a's 300 at 8-27×, lost 1.5 to 3
+        points on MNIST's 784 at 9-12×; ``covariance_form_`` says which was used).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its variance is the last entry of ``Σ``). False: the boundary
@@ -1166,9 +1171,9 @@ class NHERD(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
         refused above 5,000 dimensions, whose matrix alone would take 200 MB)
         or only its diagonal (``O(nonzeros)`` per row, for wide sparse data).
         ``"auto"``: ``"full"`` up to 200 features, ``"diagonal"`` above (measured:
-        full gained 2 to 5 points on pendigits' 16 features and up to 2 on a9a's 123
-        for 1.5-10× the CPU, tied on w8a's 300 at 14-47×, lost 1.5 to 3 points on
-        MNIST's 784 at 8-13×; ``covariance_form_`` says which was used).
+        full gained 2 to 5 points on pendigits' 16 features at 1-2.3× the CPU and
+        up to 2 on a9a's 123 at 4×, tied on w8a's 300 at 8-27×, lost 1.5 to 3
+        points on MNIST's 784 at 9-12×; ``covariance_form_`` says which was used).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its variance is the last entry of ``Σ``). False: the boundary
@@ -1329,9 +1334,9 @@ class IELLIP(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
         refused above 5,000 dimensions, whose matrix alone would take 200 MB)
         or only its diagonal (``O(nonzeros)`` per row, for wide sparse data).
         ``"auto"``: ``"full"`` up to 200 features, ``"diagonal"`` above (measured:
-        full gained 2 to 5 points on pendigits' 16 features and up to 2 on a9a's 123
-        for 1.5-10× the CPU, tied on w8a's 300 at 14-47×, lost 1.5 to 3 points on
-        MNIST's 784 at 8-13×; ``covariance_form_`` says which was used).
+        full gained 2 to 5 points on pendigits' 16 features at 1-2.3× the CPU and
+        up to 2 on a9a's 123 at 4×, tied on w8a's 300 at 8-27×, lost 1.5 to 3
+        points on MNIST's 784 at 9-12×; ``covariance_form_`` says which was used).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its entry is the last of ``Σ``). False: the boundary passes
@@ -1503,9 +1508,9 @@ class SoftConfidenceWeighted(CovarianceForm, OnlineMixin, LinearModel, Perceptro
         refused above 5,000 dimensions, whose matrix alone would take 200 MB)
         or only its diagonal (``O(nonzeros)`` per row, for wide sparse data).
         ``"auto"``: ``"full"`` up to 200 features, ``"diagonal"`` above (measured:
-        full gained 2 to 5 points on pendigits' 16 features and up to 2 on a9a's 123
-        for 1.5-10× the CPU, tied on w8a's 300 at 14-47×, lost 1.5 to 3 points on
-        MNIST's 784 at 8-13×; ``covariance_form_`` says which was used).
+        full gained 2 to 5 points on pendigits' 16 features at 1-2.3× the CPU and
+        up to 2 on a9a's 123 at 4×, tied on w8a's 300 at 8-27×, lost 1.5 to 3
+        points on MNIST's 784 at 9-12×; ``covariance_form_`` says which was used).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to every
         row (its variance is the last entry of ``Σ``). False: the boundary
