@@ -62,7 +62,7 @@ def fit_chunks(model, chunks, *, n_epochs=None, on_chunk=None, resume=False):
         weights = counts.sum() / (len(classes) * np.maximum(counts, 1)) if \
             weights == "balanced" else class_weights(weights, np.asarray(classes))
         shard = with_class_weights(shard, weights)
-    weighted = shard.class_weights is not None and bool(np.ptp(shard.class_weights) > 0)
+    weighted = shard.weighted
     return model._train_on([shard], classes, chunks.n_features, resume=resume, epochs=n_epochs,
                            weighted=weighted)
 

@@ -12,6 +12,7 @@ from rosenblatt import (
     BalancedWinnow,
     BatchPerceptron,
     ConfidenceWeighted,
+    FTRLProximal,
     KernelPerceptron,
     LinearUnit,
     MulticlassAROW,
@@ -42,7 +43,7 @@ SECOND_ORDER = [
 #: the first-order online rules (no ``init``: they start at w = 0, Winnow's at w0)
 FIRST_ORDER = [
     ROMMA, ALMA, OnlineGradientDescent, Winnow, BalancedWinnow, PNormPerceptron,
-    MulticlassPassiveAggressive,
+    MulticlassPassiveAggressive, FTRLProximal,
 ]
 
 #: classes whose one problem holds every class (no one-vs-rest)

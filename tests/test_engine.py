@@ -43,6 +43,7 @@ from rosenblatt.linear_model import (
     ALMA,
     ROMMA,
     BalancedWinnow,
+    FTRLProximal,
     MulticlassPassiveAggressive,
     OnlineGradientDescent,
     PNormPerceptron,
@@ -148,10 +149,13 @@ OPTIONS.update({
     MulticlassPassiveAggressive: [{}, {"variant": "pa1", "C": 0.1},
                                   {"variant": "pa2", "fit_intercept": False},
                                   {"record": True, "class_weight": "balanced"}],
+    FTRLProximal: [{}, {"alpha": 0.5, "beta": 0.0, "l1": 0.0, "l2": 0.0},
+                   {"l1": 3.0, "fit_intercept": False}, {"record": True, "l2": 5.0},
+                   {"class_weight": "balanced"}],
 })
 # the stopping rule's parameters, on every rule of the online family
 for _cls in (ROMMA, ALMA, OnlineGradientDescent, Winnow, BalancedWinnow, PNormPerceptron,
-             MulticlassPassiveAggressive) + tuple(
+             MulticlassPassiveAggressive, FTRLProximal) + tuple(
         cls for cls in OPTIONS if "covariance" in cls().get_params()):
     OPTIONS[_cls] = OPTIONS[_cls] + [{"tol": 0.05, "n_iter_no_change": 2}, {"tol": None}]
 assert set(OPTIONS) == set(ALL)
@@ -395,7 +399,8 @@ TRAINING_KERNELS = {"online_epoch", "multiclass_epoch", "batch_step", "batch_gra
                     "dual_scan", "dual_dry_run", "update_row", "second_order_epoch",
                     "multiclass_second_order_epoch"}
 TRAINING_KERNELS |= {"romma_epoch", "alma_epoch", "ogd_epoch", "winnow_epoch",
-                     "balanced_winnow_epoch", "pnorm_epoch", "multiclass_pa_epoch"}
+                     "balanced_winnow_epoch", "pnorm_epoch", "multiclass_pa_epoch",
+                     "ftrl_epoch"}
 TRAINING_KERNELS |= {"alma_unscale", "second_order_unscale"}  # after an epoch's last block
 TRAINING_KERNELS |= {"sequence_epoch"}  # the structured perceptron's (structured/_viterbi.py)
 

@@ -16,7 +16,7 @@ from rosenblatt import linear_model
 from rosenblatt.base import Problem, RuleState
 from rosenblatt.base._file_form import REBUILT, merged
 from rosenblatt.base._registry import families, short_names
-from rosenblatt.cli.train import model_help
+from rosenblatt.cli.train import models_epilog
 from rosenblatt.engine import SHORT_NAMES
 from rosenblatt.io import load, save
 from rosenblatt.structured import SequencePerceptron
@@ -173,7 +173,7 @@ def test_every_estimator_registers_itself_once_and_everything_derives_from_it():
     assert len(SHORT_NAMES) == len(public)
     listed = [name for names in families().values() for name in names]
     assert sorted(listed) == sorted(SHORT_NAMES)
-    help_text = model_help()
+    help_text = models_epilog()
     assert all(re.search(rf"\b{name}\b", help_text) for name in SHORT_NAMES), help_text
     assert public <= set(rosenblatt.__all__) and public <= set(dir(rosenblatt))
     assert {cls.__name__ for cls in ALL} == public

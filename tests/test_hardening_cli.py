@@ -150,11 +150,13 @@ def test_animate_set_record_false_is_one_line(files):
     assert_user_error(["animate", files["csv"], "--set", "record=False", "--html", html],
                       "animate records the trace itself")
     assert call(["animate", files["csv"], "--set", "record=True", "--html", html])[0] == 0
+    # --set reads true/false in any case as booleans (a shell user's spelling)
+    assert call(["animate", files["csv"], "--set", "record=true", "--html", html])[0] == 0
 
 
 @SETTINGS
 @given(value=st.one_of(st.sampled_from(["False", "0", "1", "None", "maybe", "1.0", "[]",
-                                        "'True'", "", "true"]),
+                                        "'True'", "", "false"]),
                        st.integers().map(str)),
        model=st.sampled_from(["pla", "perceptron", "batch", "pocket", "averaged"]))
 def test_animate_set_record_of_any_value_but_true_is_one_line(files, value, model):

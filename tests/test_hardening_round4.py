@@ -329,17 +329,29 @@ def test_rows_that_are_zero_are_still_skipped(name):
     assert np.all(np.isfinite(model.coef_))
 
 
-@pytest.mark.parametrize("name", ["Winnow", "BalancedWinnow"])
-def test_winnow_weights_that_underflow_to_zero_are_refused(name):
+@pytest.mark.parametrize("sparse", [False, True])
+def test_winnow_weights_stay_positive_where_a_demotion_underflows(sparse):
     # a demotion by alpha ** 1100 = 2^1100 is below the smallest float64: the weight
-    # is 0 for good, and the rule went on as if that were an answer
-    import rosenblatt
-    X = np.array([[1100.0], [-1100.0], [-1100.0], [1100.0]])
-    model = getattr(rosenblatt, name)(max_iter=50, shuffle="none")
-    with pytest.raises(ValueError, match="weights underflowed to exactly 0"):
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            model.fit(X, Y4)
+    # became exactly 0, from which no promotion brings it back (the feature dead for
+    # good, without a word); it now stays at the smallest positive float64. (Balanced
+    # Winnow promotes v as it demotes u: there the same step overflows, and is refused.)
+    import scipy.sparse as sp
+
+    from rosenblatt import Winnow
+    X = np.array([[1100.0, 1.0], [-1100.0, 1.0], [-1100.0, 0.0], [1100.0, 1.0]])
+    model = Winnow(max_iter=20, shuffle="none", fit_intercept=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        model.fit(sp.csr_matrix(X) if sparse else X, Y4)
+    assert np.all(model.coef_ > 0) and model._problems[0].intercept[0] > 0
+
+
+def test_a_winnow_weight_at_the_floor_is_promoted_again():
+    from rosenblatt._kernels._first_order import SMALLEST_WEIGHT, winnow_epoch
+    w, b, seen = np.array([SMALLEST_WEIGHT]), np.array([1.0]), np.zeros(1, dtype=np.int64)
+    X, y = np.array([[1.0]]), np.array([1.0])
+    winnow_epoch(X, y, None, np.zeros(0, dtype=np.int64), 2.0, 1.0, False, (w, b, seen), None)
+    assert w[0] == 2 * SMALLEST_WEIGHT
 
 
 # ---------------------------------------------------------------- 11: SCW's eta=None

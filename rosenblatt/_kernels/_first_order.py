@@ -240,18 +240,27 @@ def _row_pnorm_dense_overload(X, i, p, extra):
     return None
 
 
+#: The smallest positive float64. Winnow's weights start positive and the rule
+#: only multiplies them, so they stay positive; a demotion that underflows would
+#: make a weight 0, from which no promotion brings it back (the feature dead for
+#: good, silently). The floor keeps the invariant: a weight this small adds nothing
+#: a float64 score can show, and the next promotion moves it again.
+SMALLEST_WEIGHT = 5e-324
+
+
 @register_jitable
 def _dense_scale_pow(X, i, w, base, exponent):
     for j in range(X.shape[1]):
         if X[i, j] != 0.0:  # base ** 0 is 1: only the row's non-zeros move
-            w[j] *= base ** (exponent * np.float64(X[i, j]))
+            w[j] = max(w[j] * base ** (exponent * np.float64(X[i, j])), SMALLEST_WEIGHT)
 
 
 @register_jitable
 def _csr_scale_pow(X, i, w, base, exponent):
     data, indices, indptr = X[0], X[1], X[2]
     for k in range(indptr[i], indptr[i + 1]):
-        w[indices[k]] *= base ** (exponent * np.float64(data[k]))
+        j = indices[k]
+        w[j] = max(w[j] * base ** (exponent * np.float64(data[k])), SMALLEST_WEIGHT)
 
 
 @register_jitable
@@ -259,7 +268,8 @@ def _binary_csr_scale_pow(X, i, w, base, exponent):
     indices, indptr = X[1], X[2]
     factor = base ** exponent  # the same for every stored 1
     for k in range(indptr[i], indptr[i + 1]):
-        w[indices[k]] *= factor
+        j = indices[k]
+        w[j] = max(w[j] * factor, SMALLEST_WEIGHT)
 
 
 def row_scale_pow(X, i, w, base, exponent):
@@ -804,7 +814,7 @@ def winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log,
             _add_iterates(average, w, b, 1.0, count - 1)
             row_scale_pow(X, i, w, alpha, exponent)
             if fit_intercept:
-                b[0] *= alpha ** exponent
+                b[0] = max(b[0] * alpha ** exponent, SMALLEST_WEIGHT)
             if log is not None:
                 _log_step(log, n_mistakes, i, f, count)
             n_mistakes += 1
@@ -846,8 +856,8 @@ def balanced_winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weig
             row_scale_pow(X, i, u, alpha, exponent)
             row_scale_pow(X, i, v, alpha, -exponent)
             if fit_intercept:
-                b_u[0] *= alpha ** exponent
-                b_v[0] *= alpha ** (-exponent)
+                b_u[0] = max(b_u[0] * alpha ** exponent, SMALLEST_WEIGHT)
+                b_v[0] = max(b_v[0] * alpha ** (-exponent), SMALLEST_WEIGHT)
             if log is not None:
                 _log_step(log, n_mistakes, i, f, count)
             n_mistakes += 1

@@ -177,7 +177,7 @@ class Floats(Declared):
         if not self.finite and np.any(np.isnan(value)):
             file.fail(field, "holds NaN")
         if self.low is not None and value.size and value.min() < self.low:
-            file.fail(field, f"holds {value.min()!r}, below {self.low}")
+            file.fail(field, f"holds {float(value.min())!r}, below {self.low}")
         return value
 
 

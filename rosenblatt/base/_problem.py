@@ -194,9 +194,10 @@ class Problem:
         such a run would otherwise claim to have converged."""
         if not self.state.is_finite(self):
             raise ValueError(
-                f"{model} ran into infinite or NaN weights {where}: the features, eta or "
-                "the sample weights are too large for float64 arithmetic. Scale X (e.g. "
-                "sklearn.preprocessing.StandardScaler), or lower eta or the weights."
+                f"{model} ran into infinite or NaN weights {where}: the features, the step "
+                "size (eta; FTRLProximal's alpha) or the sample weights are too large for "
+                "float64 arithmetic. Scale X (e.g. sklearn.preprocessing.StandardScaler), or "
+                "lower the step size or the weights."
             )
         if self.epoch_loss is not None and not np.isfinite(self.epoch_loss):
             # finite weights, but w·x overflowed: a NaN activation is never a mistake

@@ -1,17 +1,16 @@
-"""What the subcommands share: reading data, estimator settings, progress bars."""
+"""What the subcommands share: reading data, estimator settings, output files."""
 
 import argparse
 import ast
-import contextlib
 import pathlib
 import sys
 import tempfile
+from dataclasses import dataclass
 
 import numpy as np
 
 from ..datasets import load_data
-from ..datasets._loaders import csv_feature_names
-from ..engine import on_epoch
+from ..datasets._loaders import TooWide, csv_feature_names, data_format
 
 
 def parse_settings(pairs):
@@ -77,26 +76,22 @@ def label_option(label):
         return label
 
 
-#: the suffixes the loaders read as CSV and NumPy; any other file is LIBSVM
-_CSV, _NUMPY = (".csv",), (".npy", ".npz")
+def file_kind(path, file_format="auto"):
+    """``"csv"``, ``"npy"``, ``"npz"``, ``"libsvm"`` or ``"vw"``: as the loaders
+    choose (by the suffix, for LIBSVM and VW by the content), or ``file_format``.
 
-
-def file_kind(path):
-    """``"csv"``, ``"npy"``, ``"npz"`` or ``"libsvm"``, by the suffix, as the loaders
-    choose.
-
-    >>> file_kind("a.CSV"), file_kind("b.npz"), file_kind("a9a.t")
-    ('csv', 'npz', 'libsvm')
+    >>> file_kind("a.CSV"), file_kind("b.npz"), file_kind("a9a.t"), file_kind("c.vw")
+    ('csv', 'npz', 'libsvm', 'vw')
     """
-    suffix = pathlib.Path(path).suffix.lower()
-    return suffix[1:] if suffix in _CSV + _NUMPY else "libsvm"
+    return data_format(path, file_format)
 
 
-def check_label(path, label):
-    """Refuse a ``--label`` the file cannot have, in one line: a LIBSVM row's label
-    is its first field and an ``.npz`` file holds ``y`` apart (the loaders took the
-    option as a keyword LIBSVM's has not: a TypeError's traceback), and an ``.npy``
-    matrix has no column names. Returns the label as the loaders take it.
+def check_label(path, label, file_format="auto"):
+    """Refuse, in one line, a ``--label`` the file cannot have: a LIBSVM or VW
+    line's label is its first field (the loaders took the option as a keyword
+    LIBSVM's has not: a TypeError's traceback), an ``.npz`` file holds ``y``
+    apart, and an ``.npy`` matrix has no column names. Returns the label as the
+    loaders take it.
 
     >>> check_label("d.csv", "2"), check_label("d.csv", "species"), check_label("d.svm", None)
     (2, 'species', None)
@@ -107,10 +102,13 @@ def check_label(path, label):
     """
     if label is None:
         return None
-    kind = file_kind(path)
+    kind = file_kind(path, file_format)
     if kind == "libsvm":
         raise ValueError(f"{path}: --label applies to CSV and .npy files; a LIBSVM line's "
                          "label is its first field")
+    if kind == "vw":
+        raise ValueError(f"{path}: --label applies to CSV and .npy files; a VW line's label "
+                         "is its first word, before the first '|'")
     if kind == "npz":
         raise ValueError(f"{path}: --label applies to CSV and .npy files; an .npz file holds "
                          "the labels apart, as its array 'y'")
@@ -150,31 +148,99 @@ def load_classifier(path, command):
     return model
 
 
-def read_data(path, label=None, model=None, source="the model"):
-    """``(X, y)`` from a CSV, LIBSVM or ``.npy``/``.npz`` file, checked as the
+@dataclass(frozen=True)
+class DataOptions:
+    """How the command line reads a data file: ``--data-format``, and the width of
+    the feature space, ``--n-features`` or ``--hash-bits`` (``None``: the file's
+    own, or the model's)."""
+
+    file_format: str = "auto"
+    n_features: int = None
+    hash_bits: int = None
+
+    @classmethod
+    def of(cls, args):
+        return cls(getattr(args, "data_format", "auto"), getattr(args, "n_features", None),
+                   getattr(args, "hash_bits", None))
+
+    @property
+    def width(self):
+        """The width asked for (``2**hash_bits`` for ``--hash-bits``), or ``None``."""
+        return self.n_features if self.hash_bits is None else 2 ** self.hash_bits
+
+    def option(self):
+        return "--n-features" if self.hash_bits is None else "--hash-bits"
+
+    def width_for(self, path, kind, model=None, source="the model"):
+        """The width to read ``path`` (of format ``kind``) at: the one asked for, else
+        the model's, else ``None`` (the file's own; VW: 2**18); refuses a width
+        for CSV and NumPy files (their width is their columns) and one that
+        differs from the model's."""
+        width = self.width
+        if width is not None and kind not in ("libsvm", "vw"):
+            raise ValueError(f"{path}: {self.option()} applies to LIBSVM and VW files; a "
+                             f"{kind.upper()} file's width is its columns")
+        if model is None:
+            return width
+        if width is not None and width != model.n_features_in_:
+            raise ValueError(f"{self.option()} gives {width:,} features, but {source} has "
+                             f"{model.n_features_in_:,}; leave the option out (the model's "
+                             "width is the default)")
+        return model.n_features_in_ if kind in ("libsvm", "vw") else None
+
+
+def read_data(path, label=None, model=None, source="the model", options=DataOptions(),
+              weights=False):
+    """``(X, y)`` from a CSV, LIBSVM, VW or ``.npy``/``.npz`` file, checked as the
     command line needs: a matrix of finite numbers with a label per row (and as
     wide as ``model``, which ``source`` names), else a ``ValueError`` in one line
-    that names the file.
+    that names the file. With ``weights``, ``(X, y, sample_weight)``: a VW file's
+    importance weights, ``None`` for the other formats.
 
-    With a fitted ``model``, a LIBSVM file is read as wide as the model's
+    With a fitted ``model``, a LIBSVM or VW file is read as wide as the model's
     ``n_features_in_``: a LIBSVM row names only the features it holds, so a test
     file in which the last features never occur (a9a.t: none of its rows has
-    feature 123) would otherwise be read narrower than the training file.
+    feature 123) would otherwise be read narrower than the training file, and a
+    VW file's features are hashed into the model's space. ``options``
+    (:class:`DataOptions`) gives the format and the width.
     """
-    label = check_label(path, label)
-    options = {} if label is None else {"label": label}
-    if model is not None and file_kind(path) == "libsvm":
-        options["n_features"] = model.n_features_in_
-    X, y = load_data(path, **options)
-    check_arrays(path, X, y, model, source)
-    return X, y
+    kind = file_kind(path, options.file_format)
+    label = check_label(path, label, kind)
+    loader = {} if label is None else {"label": label}
+    width = options.width_for(path, kind, model, source)
+    if width is not None:
+        loader["n_features"] = width
+    if kind == "vw":
+        loader["with_weights"] = True
+    try:
+        loaded = load_data(path, file_format=kind, **loader)
+    except TooWide as error:
+        raise ValueError(too_wide_message(error, model, source, options)) from None
+    X, y, sample_weight = loaded if kind == "vw" else (*loaded, None)
+    # the VW parser refuses a value that is not finite, with its line: no second pass
+    check_arrays(path, X, y, model, source, finite=kind == "vw")
+    return (X, y, sample_weight) if weights else (X, y)
 
 
-def check_arrays(path, X, y=None, model=None, source="the model"):
+def too_wide_message(error, model, source, options):
+    """What to do when a LIBSVM file names features beyond the width: the
+    command line's options, not the loader's keyword."""
+    where = f"{error.path}, line {error.line}: its rows name features beyond the " \
+        f"{error.n_features} expected (the file is {error.width} wide)"
+    if model is not None:
+        return (f"{where}; {source} was trained on {error.n_features}: train it with "
+                f"--n-features {error.width} (or more, e.g. --hash-bits "
+                f"{max(error.width - 1, 1).bit_length()}) so that it has them, or leave those "
+                "features out")
+    return f"{where}; give --n-features {error.width} or more"
+
+
+def check_arrays(path, X, y=None, model=None, source="the model", finite=False):
     """Refuse, in one line that names the file, what scikit-learn would refuse in
     several (its NaN message runs over three lines, its 1-D one over three) or not
     by name: features that are not a matrix of finite numbers, labels that are not
-    one per row, a width other than ``model``'s.
+    one per row, a width other than ``model``'s. ``finite``: the reader has
+    refused every value that is not a finite number already.
 
     >>> check_arrays("d.npz", np.array([[0.0, np.nan]]), np.array([1]))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
@@ -193,7 +259,7 @@ def check_arrays(path, X, y=None, model=None, source="the model"):
             raise ValueError(f"{path}: the features must be numbers; got {X.dtype} values")
     if shape[0] == 0:
         raise ValueError(f"{path}: no data rows")
-    if values.dtype.kind == "f" and not np.all(np.isfinite(values)):
+    if not finite and values.dtype.kind == "f" and not np.all(np.isfinite(values)):
         if hasattr(X, "toarray"):
             where = ""
         else:
@@ -219,9 +285,39 @@ def feature_names(path, label=None):
 
 
 def add_data_arguments(parser):
-    parser.add_argument("data", help="CSV, LIBSVM (.svm, .txt, ...) or .npy/.npz file")
+    parser.add_argument("data", help="CSV, LIBSVM (.svm, .txt, ...), Vowpal Wabbit (.vw) or "
+                                     ".npy/.npz file")
     parser.add_argument("--label", help="CSV/.npy label column, by index or name "
                                         "(default: the last)")
+
+
+def add_format_arguments(parser, model_width=False):
+    """``--data-format``, ``--n-features`` and ``--hash-bits`` (train, predict, evaluate)."""
+    parser.add_argument("--data-format", choices=("auto", "csv", "libsvm", "vw"),
+                        default="auto",
+                        help="the data file's format (default: auto, by the suffix — .csv, "
+                             ".vw, .svm, .npy, .npz — else by the content: a '|' on the first "
+                             "line is VW, otherwise LIBSVM)")
+    width = parser.add_mutually_exclusive_group()
+    default = ("the model's" if model_width else
+               "a LIBSVM file's largest index, 2**18 for VW")
+    width.add_argument("--n-features", type=positive_whole_number, metavar="N",
+                       help=f"the width of the feature space (LIBSVM and VW; VW hashes into "
+                            f"it); default: {default}")
+    width.add_argument("--hash-bits", type=_hash_bits, metavar="B",
+                       help="2**B features: the hash space of a VW file (as VW's -b B), or a "
+                            "LIBSVM file's width")
+
+
+def _hash_bits(text):
+    """An argparse type: a whole number from 1 to 31."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 31:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to 31, got {text!r}")
+    return value
 
 
 def dense(X):
@@ -272,16 +368,3 @@ def check_output(path, option="-o"):
     except OSError as error:
         raise ValueError(f"{option} {path}: cannot write in the folder {path.parent} "
                          f"({error.strerror or error})") from None
-
-
-@contextlib.contextmanager
-def progress_bar(model, total, show, description):
-    """Show a tqdm bar advanced by the model after every epoch (or PLA update)."""
-    if not show:
-        yield
-        return
-    from tqdm.auto import tqdm
-
-    with tqdm(total=total, desc=description, leave=False) as bar, \
-            on_epoch(model, lambda problem: bar.update(1)):
-        yield

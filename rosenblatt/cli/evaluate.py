@@ -5,7 +5,8 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.metrics import confusion_matrix
 
-from ._common import add_data_arguments, load_classifier, read_data
+from ._common import (DataOptions, add_data_arguments, add_format_arguments, load_classifier,
+                      read_data)
 
 
 @dataclass(frozen=True)
@@ -65,10 +66,11 @@ def _casts_exactly(y, dtype):
 def add_arguments(parser):
     parser.add_argument("model", help="model file written by 'rosenblatt train'")
     add_data_arguments(parser)
+    add_format_arguments(parser, model_width=True)
 
 
 def run(args):
     model = load_classifier(args.model, "evaluate")
-    X, y = read_data(args.data, args.label, model)
+    X, y = read_data(args.data, args.label, model, options=DataOptions.of(args))
     print(evaluate(model, X, y).text())
     return 0

@@ -2,27 +2,34 @@
 go on training a saved one (``--resume``)."""
 
 import argparse
+import contextlib
+import sys
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from .._validation import encode_labels, row_weights, validate_X_y
 from ..base import MistakeStop, Shard
-from ..base._registry import families
+from ..base._registry import estimator_class, families, short_names
 from ..datasets import ChunkedFile
-from ..engine import make_estimator
+from ..engine import make_estimator, on_epoch
 from ..io import save
 from ..streaming import fit_chunks
 from ._common import (
+    DataOptions,
+    TooWide,
     add_data_arguments,
+    add_format_arguments,
     check_label,
     check_output,
+    file_kind,
     load_classifier,
     parse_settings,
     positive_whole_number,
-    progress_bar,
     read_data,
     show_progress,
+    too_wide_message,
 )
 
 
@@ -83,12 +90,16 @@ def count(n):
 
 
 def train(model, path, *, label=None, chunk_size=None, epochs=None, show_progress=False,
-          shards=None, scheduler=None):
+          shards=None, scheduler=None, options=DataOptions(), report=None):
     """Fit ``model`` on the data file ``path``: in memory, or with ``chunk_size``
     block by block with ``partial_fit`` (``epochs`` passes, default ``max_iter``),
     or with ``shards`` by iterative parameter mixing on that many shards, on
     threads of this machine or on the Dask cluster whose scheduler is at
     ``scheduler`` (see :class:`~rosenblatt.distributed.ParameterMixing`).
+    ``options`` (:class:`~rosenblatt.cli._common.DataOptions`) gives the file's
+    format and the width of the feature space; a VW file's importance weights
+    are the rows' ``sample_weight``. ``report``, a file (standard output), gets
+    a line per pass (see :class:`PassReport`).
 
     >>> import pathlib, tempfile
     >>> from rosenblatt import Perceptron
@@ -105,68 +116,193 @@ def train(model, path, *, label=None, chunk_size=None, epochs=None, show_progres
         if epochs is not None:
             raise ValueError("--epochs counts passes over a file read with --chunk-size; on "
                              "shards, set the model's epochs with --set max_iter=N")
-        return _train_on_shards(model, path, label, shards, scheduler)
+        return _train_on_shards(model, path, label, shards, scheduler, options)
     if scheduler is not None:
         raise ValueError("--scheduler needs --shards (the number of shards to train on)")
     if epochs is not None and chunk_size is None:
         raise ValueError("--epochs counts passes over a file read with --chunk-size; in "
                          "memory, set the model's epochs with --set max_iter=N")
     if chunk_size is not None:
-        return _train_in_chunks(model, path, label, chunk_size, epochs, show_progress)
-    X, y = read_data(path, label)
+        return _train_in_chunks(model, path, label, chunk_size, epochs, show_progress,
+                                options, report)
+    X, y, sample_weight = read_data(path, label, options=options, weights=True)
     params = model.get_params()
     total = params.get("max_updates") or params.get("max_iter")
-    with progress_bar(model, total, show_progress, f"training {type(model).__name__}"):
-        model.fit(X, y)
+    with watched(model, total, show_progress, f"training {type(model).__name__}",
+                 X.shape[0], report):
+        model.fit(X, y, **weights_of(sample_weight))
     return Training(model, accuracy=model.score(X, y))
 
 
-def _train_in_chunks(model, path, label, chunk_size, epochs, show_progress):
+def weights_of(sample_weight):
+    """``fit``'s keyword for a file's importance weights, when any is not 1."""
+    if sample_weight is None or np.all(sample_weight == 1.0):
+        return {}
+    return {"sample_weight": sample_weight}
+
+
+class PassReport:
+    """A line per pass (epoch) of a training run, as Vowpal Wabbit reports its
+    progress: the rows, the seconds and rows per second, and the progressive
+    validation of the pass, each row judged by the weights *before* its update
+    (a fair estimate of the error on new rows, without held-out data):
+
+    - ``mistakes``: the mistakes the training loop counts per epoch (rows with
+      ``y·a <= 0`` before their update; for passive-aggressive and a perceptron
+      with ``margin > 0``, the rows inside the margin, which its stopping rule
+      counts), over the rows (the mean over the one-vs-rest problems);
+    - ``log-loss``: the mean logistic loss of the rows before their update, for a
+      model with probabilities whose rule reports it (the epoch's loss of a rule
+      with ``loss="logistic"``).
+
+    A rule whose epochs do not count mistakes (the linear unit) shows its epoch's
+    mean loss instead. Lines are printed when the next pass starts, or at the end.
+    """
+
+    def __init__(self, model, n_rows, out):
+        self.model, self.n_rows, self.out = model, n_rows, out
+        self.started = time.perf_counter()
+        self.epoch, self.seconds, self.parts = None, 0.0, []
+        # the updates each problem had made before this run (a resumed model)
+        self.before = {problem.classes: problem.n_updates
+                       for problem in getattr(model, "_problems", None) or []}
+        self.learner = None
+
+    def __call__(self, problem):
+        if problem.n_iter != self.epoch:
+            self.flush()
+            now = time.perf_counter()
+            self.epoch, self.seconds, self.started = problem.n_iter, now - self.started, now
+        self.parts.append(self._measure(problem))
+
+    def _measure(self, problem):
+        """``(name, value, log-loss or None)`` of one problem's epoch."""
+        updates = problem.n_updates - self.before.get(problem.classes, 0)
+        self.before[problem.classes] = problem.n_updates
+        if self.learner is None:
+            self.learner = self.model._learner()
+        log_loss = problem.epoch_loss if self._reports_log_loss() else None
+        if hasattr(self.learner, "_epoch_mistakes"):
+            return "mistakes", self.learner._epoch_mistakes(problem, updates), log_loss
+        return "loss", problem.epoch_loss, log_loss
+
+    def _reports_log_loss(self):
+        return hasattr(self.model, "predict_proba") and (
+            self.model.get_params().get("loss") in ("logistic", "log_loss")
+            or getattr(self.model, "_epoch_loss", None) == "log_loss")
+
+    def flush(self):
+        if self.epoch is None or not self.parts:
+            return
+        name, _, _ = self.parts[0]
+        values = [value for _, value, _ in self.parts if value is not None]
+        line = (f"pass {self.epoch:<4d} {count(self.n_rows):>12} rows  {self.seconds:8.2f} s  "
+                f"{count(self.n_rows / max(self.seconds, 1e-9)):>12} rows/s")
+        if values:
+            mean = sum(values) / len(values)
+            line += f"  progressive {name} " + (f"{mean / max(self.n_rows, 1):.4f}"
+                                                 if name == "mistakes" else f"{mean:.4g}")
+        losses = [loss for _, _, loss in self.parts if loss is not None]
+        if losses:
+            line += f"  log-loss {sum(losses) / len(losses):.4f}"
+        print(line, file=self.out, flush=True)
+        self.parts = []
+
+
+@contextlib.contextmanager
+def watched(model, total, show, description, n_rows, report):
+    """The fit watched after every epoch: a tqdm bar advanced (``show``) and a
+    :class:`PassReport` line per pass written to ``report`` (a file, or ``None``).
+    PLA, which calls back after each update, gets the bar only."""
+    callbacks = []
+    if show:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=total, desc=description, leave=False)
+        callbacks.append(lambda problem: bar.update(1))
+    passes = None
+    if report is not None and model._learner_class._reports_epochs:
+        passes = PassReport(model, n_rows, report)
+        callbacks.append(passes)
+    if not callbacks:
+        yield
+        return
+    try:
+        with on_epoch(model, lambda problem: [call(problem) for call in callbacks]):
+            yield
+        if passes is not None:
+            passes.flush()
+    finally:
+        if show:
+            bar.close()
+
+
+def _train_in_chunks(model, path, label, chunk_size, epochs, show_progress, options,
+                     report):
     if not hasattr(model, "partial_fit"):
         raise ValueError(f"--chunk-size trains with partial_fit, which "
                          f"{type(model).__name__} does not have")
-    chunks = chunked_file(path, chunk_size, label)
-    _fit_in_chunks(model, chunks, epochs, show_progress)
+    chunks = chunked_file(path, chunk_size, label, options=options)
+    _fit_in_chunks(model, chunks, epochs, show_progress, report=report)
     return Training(model, n_rows=chunks.n_rows, chunk_size=chunks.chunk_size)
 
 
-def _fit_in_chunks(model, chunks, epochs, show_progress, resume=False):
-    """:func:`~rosenblatt.streaming.fit_chunks`, with a bar of epochs × blocks."""
-    if not show_progress:
-        return fit_chunks(model, chunks, n_epochs=epochs, resume=resume)
-    from tqdm.auto import tqdm
+def _fit_in_chunks(model, chunks, epochs, show_progress, resume=False, report=None):
+    """:func:`~rosenblatt.streaming.fit_chunks`, with a bar of epochs × blocks and a
+    line per pass."""
+    passes = PassReport(model, chunks.n_rows, report) if report is not None else None
+    watch = on_epoch(model, passes) if passes is not None else contextlib.nullcontext()
+    with watch:
+        if not show_progress:
+            fit_chunks(model, chunks, n_epochs=epochs, resume=resume)
+        else:
+            from tqdm.auto import tqdm
 
-    total = (epochs or model.get_params().get("max_iter", 1)) * chunks.n_blocks
-    with tqdm(total=total, desc="training (blocks)", leave=False) as bar:
-        return fit_chunks(model, chunks, n_epochs=epochs, on_chunk=lambda: bar.update(1),
-                          resume=resume)
+            total = (epochs or model.get_params().get("max_iter", 1)) * chunks.n_blocks
+            with tqdm(total=total, desc="training (blocks)", leave=False) as bar:
+                fit_chunks(model, chunks, n_epochs=epochs, on_chunk=lambda: bar.update(1),
+                           resume=resume)
+    if passes is not None:
+        passes.flush()
+    return model
 
 
-def chunked_file(path, chunk_size, label=None, n_features=None):
+def chunked_file(path, chunk_size, label=None, n_features=None, options=DataOptions(),
+                 model=None, source="the model"):
     """The :class:`~rosenblatt.datasets.ChunkedFile` of ``path``, its ``--label``
     checked first: a LIBSVM or ``.npz`` file ignored it silently in blocks, as it
-    raised a TypeError (a traceback) read whole."""
-    return ChunkedFile(path, chunk_size, label=check_label(path, label),
-                       n_features=n_features)
+    raised a TypeError (a traceback) read whole. ``options`` gives the format and
+    the width (``n_features``, a model's, wins)."""
+    kind = file_kind(path, options.file_format)
+    label = check_label(path, label, kind)
+    width = n_features if n_features is not None else options.width_for(path, kind, model,
+                                                                         source)
+    try:
+        return ChunkedFile(path, chunk_size, label=label, n_features=width, file_format=kind)
+    except TooWide as error:
+        raise ValueError(too_wide_message(error, model, source, options)) from None
 
 
-def _train_on_shards(model, path, label, shards, scheduler):
+def _train_on_shards(model, path, label, shards, scheduler, options=DataOptions()):
     from ..distributed import ParameterMixing
 
-    X, y = read_data(path, label)
+    X, y, sample_weight = read_data(path, label, options=options, weights=True)
     if scheduler is None:
-        mixed = ParameterMixing(model, n_shards=shards, client="threads").fit(X, y)
+        mixed = ParameterMixing(model, n_shards=shards, client="threads").fit(
+            X, y, **weights_of(sample_weight))
         return Training(mixed, accuracy=mixed.score(X, y))
     try:
         from distributed import Client
     except ImportError as error:
         raise ValueError("--scheduler needs Dask: pip install 'rosenblatt[dask]'") from error
     with Client(scheduler, timeout=30) as client:
-        mixed = ParameterMixing(model, n_shards=shards, client=client).fit(X, y)
+        mixed = ParameterMixing(model, n_shards=shards, client=client).fit(
+            X, y, **weights_of(sample_weight))
     return Training(mixed, accuracy=mixed.score(X, y))
 
 
-def resume(model, path, *, label=None, chunk_size=None, epochs=None, source="the model"):
+def resume(model, path, *, label=None, chunk_size=None, epochs=None, source="the model",
+           options=DataOptions(), report=None):
     """Go on training ``model``, read from a model file with its training state, on
     the data file ``path``, where the saved run stopped.
 
@@ -193,22 +329,27 @@ def resume(model, path, *, label=None, chunk_size=None, epochs=None, source="the
         if chunk_size is not None or epochs is not None:
             raise ValueError(f"{type(model).__name__} has no partial_fit: --resume runs a "
                              "warm-start fit in memory, of max_iter epochs (--set max_iter=N)")
-        X, y = read_data(path, label, model=model, source=source)
+        X, y, sample_weight = read_data(path, label, model=model, source=source,
+                                        options=options, weights=True)
         _check_fits(model, X.shape[1], np.unique(y), path, source)
-        model.set_params(warm_start=True).fit(X, y)
+        model.set_params(warm_start=True).fit(X, y, **weights_of(sample_weight))
         return Training(model, accuracy=model.score(X, y))
     if chunk_size is None:
-        X, y = read_data(path, label, model=model, source=source)
+        X, y, sample_weight = read_data(path, label, model=model, source=source,
+                                        options=options, weights=True)
         _check_fits(model, X.shape[1], np.unique(y), path, source)
         X, y = validate_X_y(model, X, y, reset=False)
         codes = encode_labels(y, model.classes_)
-        weights = row_weights(X, codes, model.classes_, None, model.class_weight)
-        model._train_on([Shard(X, codes, weights)], model.classes_, X.shape[1], resume=True,
-                        epochs=epochs)
+        importance = weights_of(sample_weight).get("sample_weight")
+        weights = row_weights(X, codes, model.classes_, importance, model.class_weight)
+        with watched(model, None, False, "", X.shape[0], report):
+            model._train_on([Shard(X, codes, weights)], model.classes_, X.shape[1],
+                            resume=True, epochs=epochs,
+                            weighted=importance is not None and bool(np.ptp(weights) > 0))
         return Training(model, accuracy=model.score(X, y))
-    chunks = chunked_file(path, chunk_size, label, n_features=model.n_features_in_)
+    chunks = chunked_file(path, chunk_size, label, options=options, model=model, source=source)
     _check_fits(model, chunks.n_features, chunks.classes, path, source)
-    _fit_in_chunks(model, chunks, epochs, False, resume=True)
+    _fit_in_chunks(model, chunks, epochs, False, resume=True, report=report)
     return Training(model, n_rows=chunks.n_rows, chunk_size=chunks.chunk_size)
 
 
@@ -246,18 +387,50 @@ def _check_fits(model, n_features, labels, path, source):
 
 
 def model_help():
-    """The ``--model`` help: every estimator's short name, by family (the rules
-    register themselves, see :mod:`rosenblatt.base._registry`).
+    """The ``--model`` help: the short names, the list itself is the epilog
+    (:func:`models_epilog`).
 
     >>> model_help()  # doctest: +ELLIPSIS
-    'the estimator (default: perceptron). classic: perceptron, ...; second-order: sop, ...'
+    'the estimator (default: perceptron): one of the models listed below, ...'
     """
-    listed = "; ".join(f"{family}: {', '.join(names)}" for family, names in families().items())
-    return f"the estimator (default: perceptron). {listed}"
+    return ("the estimator (default: perceptron): one of the models listed below, by its "
+            "name (or its class name); its parameters with --set NAME=VALUE")
+
+
+def models_epilog():
+    """Every estimator the command line trains, by family, one line each (name and
+    what it is: the first sentence of its docstring), from the registry
+    (:mod:`rosenblatt.base._registry`): a new rule appears here by registering.
+
+    >>> print(models_epilog())  # doctest: +ELLIPSIS
+    models (--model NAME), by family:
+      classic
+        perceptron           The classic perceptron: an update on every mistake, epoch after epoch.
+    ...
+    """
+    by_class = {short: name for short, name in short_names().items()}
+    lines = ["models (--model NAME), by family:"]
+    width = max(map(len, by_class)) + 2
+    for family, names in families().items():
+        lines.append(f"  {family}")
+        for short in names:
+            lines.append(f"    {short:<{width}} {summary(estimator_class(by_class[short]))}")
+    lines.append("  (sequence models, which label sentences: rosenblatt tag train)")
+    return "\n".join(lines)
+
+
+def summary(cls):
+    """The first paragraph of a class's docstring (its summary), on one line, without
+    reStructuredText's literal marks."""
+    first = " ".join((cls.__doc__ or cls.__name__).strip().split("\n\n")[0].split())
+    return first.replace("``", "")
 
 
 def add_arguments(parser):
+    parser.formatter_class = argparse.RawDescriptionHelpFormatter
+    parser.epilog = models_epilog()
     add_data_arguments(parser)
+    add_format_arguments(parser)
     parser.add_argument("--model", default=None, help=model_help())
     parser.add_argument("--resume", metavar="MODEL",
                         help="go on training the model file MODEL (written with its training "
@@ -297,7 +470,9 @@ def add_arguments(parser):
                              "this machine, or the Dask cluster of --scheduler)")
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="Dask scheduler address for --shards, e.g. tcp://host:8786")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no progress bar, and no line per pass (rows/s and progressive "
+                             "validation: each row judged before its update)")
 
 
 def _stops_by_tol(model):
@@ -346,19 +521,21 @@ def with_tol(model, settings, tol):
 def run(args):
     settings = parse_settings(args.set)
     check_output(args.output)
+    options = DataOptions.of(args)
+    report = None if args.quiet else sys.stdout
     if args.resume is not None:
-        return _run_resumed(args, settings)
+        return _run_resumed(args, settings, options, report)
     model = with_tol(make_estimator(args.model or "perceptron", **settings), settings,
                      args.tol)
     training = train(model, args.data, label=args.label, chunk_size=args.chunk_size,
                      epochs=args.epochs, show_progress=show_progress(args), shards=args.shards,
-                     scheduler=args.scheduler)
+                     scheduler=args.scheduler, options=options, report=report)
     _save(training.model, args.output)
     print("\n".join(training.lines(args.output)))
     return 0
 
 
-def _run_resumed(args, settings):
+def _run_resumed(args, settings, options, report):
     if args.model is not None:
         raise ValueError("--model does not go with --resume: the model file says which "
                          "estimator it holds")
@@ -370,7 +547,7 @@ def _run_resumed(args, settings):
                          "rosenblatt, or with training_state=False): train afresh instead")
     model = with_tol(set_checked(model, settings), settings, args.tol)  # its own tol unless asked
     training = resume(model, args.data, label=args.label, chunk_size=args.chunk_size,
-                      epochs=args.epochs, source=args.resume)
+                      epochs=args.epochs, source=args.resume, options=options, report=report)
     _save(training.model, args.output)
     print("\n".join([f"resumed    {args.resume}"] + training.lines(args.output)))
     return 0

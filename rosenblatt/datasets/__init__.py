@@ -2,7 +2,7 @@
 
 Truth tables (Ahmed & Pavlu), the random target line (the blog), the *SVM
 Succinctly* toy set (Kowalczyk), Iris as binary problems (CISC 271), and
-loaders for CSV, LIBSVM/svmlight and NumPy files.
+loaders for CSV, LIBSVM/svmlight, Vowpal Wabbit text and NumPy files.
 """
 
 from ._chunks import ChunkedFile
@@ -11,6 +11,7 @@ from ._generators import label_by, make_boolean, make_target_line
 from ._iris import load_iris_binary
 from ._loaders import load_csv, load_data, load_libsvm, load_numpy
 from ._textbook import load_svm_succinctly
+from ._vw import load_vw
 
 __all__ = [
     "ChunkedFile",
@@ -22,6 +23,7 @@ __all__ = [
     "load_libsvm",
     "load_numpy",
     "load_svm_succinctly",
+    "load_vw",
     "make_boolean",
     "make_target_line",
 ]

@@ -6,6 +6,7 @@ import numpy as np
 
 from ._loaders import (
     _existing,
+    data_format,
     _is_number,
     csv_rows,
     label_index,
@@ -39,7 +40,8 @@ class ChunkedFile:
     ([0, 1], [2, 1])
     """
 
-    def __init__(self, path, chunk_size, *, label=None, n_features=None, zero_based=None):
+    def __init__(self, path, chunk_size, *, label=None, n_features=None, zero_based=None,
+                 file_format="auto"):
         self.path = _existing(path)
         if isinstance(chunk_size, bool) or not isinstance(chunk_size, numbers.Integral) \
                 or chunk_size < 1:
@@ -48,13 +50,18 @@ class ChunkedFile:
         self.chunk_size = int(chunk_size)
         self.label = -1 if label is None else label
         suffix = self.path.suffix.lower()
-        if suffix == ".npz":
+        if suffix == ".npz" and file_format in ("auto", "npz"):
             raise ValueError(
                 f"{self.path}: .npz members cannot be memory-mapped, so they cannot be read "
                 "in chunks; save X and y as one .npy matrix (label in the last column)."
             )
-        self.kind = {".npy": "npy", ".csv": "csv"}.get(suffix, "libsvm")
+        self.kind = data_format(self.path, file_format)
+        if self.kind == "npz":
+            raise ValueError(f"{self.path}: an .npz file cannot be read in chunks; save X and "
+                             "y as one .npy matrix (label in the last column).")
         self.zero_based = zero_based
+        #: whether rows weigh unequally (a VW file's importance weights)
+        self.weighted = False
         getattr(self, f"_scan_{self.kind}")(n_features)
         if self.n_rows == 0:
             raise ValueError(f"{self.path}: no data rows.")
@@ -70,16 +77,27 @@ class ChunkedFile:
     def n_values(self):
         """Stored values of the whole file: nonzeros for LIBSVM, rows × features
         otherwise (what the stopping rule's separability check would read)."""
+        if self.kind == "vw" and not hasattr(self, "_n_values"):
+            # the first pass reads no features: count them when asked (a stall of the
+            # stopping rule, once), so that the rule decides as on the rows in memory
+            self._n_values = sum(self._block_vw(index)[0].nnz for index in range(self.n_blocks))
         return getattr(self, "_n_values", self.n_rows * self.n_features)
 
     def block(self, index):
         """Block ``index`` (from 0) as ``(X, y)``, read on its own: a byte range of a
-        LIBSVM file, a slice of a ``.npy`` map; a CSV file (which has no index of
-        its lines) is read on from the last block asked, or again from its start
+        LIBSVM or VW file, a slice of a ``.npy`` map; a CSV file (which has no index
+        of its lines) is read on from the last block asked, or again from its start
         for an earlier one."""
+        return self.weighted_block(index)[:2]
+
+    def weighted_block(self, index):
+        """Block ``index`` as ``(X, y, sample_weight)``: the weights are a VW file's
+        importance weights, ``None`` for the other formats (every row weighs 1)."""
         if not 0 <= index < self.n_blocks:
             raise IndexError(f"{self.path} has {self.n_blocks} blocks; block {index} asked")
-        return getattr(self, f"_block_{self.kind}")(index)
+        if self.kind == "vw":
+            return self._block_vw(index)
+        return (*getattr(self, f"_block_{self.kind}")(index), None)
 
     def blocks_where(self, index):
         """Where block ``index`` (from 0) is in the file, for error messages:
@@ -221,13 +239,13 @@ class ChunkedFile:
         needed = max(largest - (0 if self.zero_based else 1), 0) + 1
         self._starts, self._end, self._where = starts, position, where
         if n_features is not None and n_features < needed:
-            raise ValueError(self._too_wide(n_features, needed))
+            raise self._too_wide(n_features, needed)
         self.n_features = needed if n_features is None else int(n_features)
         self.classes = _classes(labels, self.path)
         self.n_rows = rows
 
     def _too_wide(self, n_features, needed):
-        """The load_libsvm message for a file wider than ``n_features``: a second pass
+        """The load_libsvm error for a file wider than ``n_features``: a second pass
         finds the first row that is."""
         row = 0
         for X, _ in self._parsed_blocks(None):
@@ -236,7 +254,8 @@ class ChunkedFile:
                 if X.indices[X.indptr[local]:X.indptr[local + 1]].max() >= n_features:
                     return libsvm_too_wide(self.path, n_features, row + int(local), needed)
             row += X.shape[0]
-        return f"{self.path}: its rows name features beyond the {n_features} expected."
+        return ValueError(f"{self.path}: its rows name features beyond the {n_features} "
+                          "expected.")
 
     def _parsed_blocks(self, n_features, first=0):
         bounds = self._starts[1:] + [self._end]
@@ -261,6 +280,93 @@ class ChunkedFile:
     def _block_libsvm(self, index):
         X, y = next(self._parsed_blocks(self.n_features, first=index))
         return X, self._as_classes(y)
+
+    # VW: a compiled first pass for where each block starts, the labels and the
+    # weights (the features are parsed and hashed when a block is read)
+    _SCAN_BYTES = 1 << 24
+
+    def _scan_vw(self, n_features):
+        from .._kernels import _text
+        from ._vw import FORM, check_width, parse_header, vw_labels
+
+        self.n_features = check_width(n_features, None, self.path)
+        starts, where, labels = [], [], set()
+        rows = lines = 0
+        offset, rest = 0, b""
+        last_line = None
+        with self.path.open("rb") as handle:
+            while True:
+                piece = handle.read(self._SCAN_BYTES)
+                payload = rest + piece
+                cut = len(payload) if not piece else payload.rfind(b"\n") + 1
+                payload, rest = payload[:cut], payload[cut:]
+                if payload:
+                    buf = np.frombuffer(payload, dtype=np.uint8)
+                    newlines = np.flatnonzero(buf == 10)
+                    if not payload.endswith(b"\n"):
+                        newlines = np.append(newlines, len(payload))
+                    n = len(newlines)
+                    at, numbers = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+                    y, w, slow = np.empty(n), np.empty(n), np.empty(n, dtype=np.bool_)
+                    count = _text.vw_scan(buf, newlines, _text.POWERS, at, numbers, y, w, slow)
+                    at, numbers, y, w = at[:count], numbers[:count], y[:count], w[:count]
+                    for k in np.flatnonzero(slow[:count]):
+                        start = int(at[k])
+                        text = payload[start:int(newlines[numbers[k]])]
+                        bar = text.find(b"|")
+                        try:
+                            if bar < 0:
+                                raise ValueError(f"no '|' (a VW line is {FORM})")
+                            label, w[k] = parse_header(text[:bar])
+                        except ValueError as error:
+                            raise ValueError(f"{self.path}, line {lines + int(numbers[k]) + 1}: "
+                                             f"{error}.") from None
+                        y[k] = np.nan if label is None else label
+                    labels.update(np.unique(vw_labels(y, payload, self.path, lines + 1)).tolist())
+                    self.weighted |= bool(np.any(w != 1.0))
+                    line_of = numbers + lines + 1
+                    heads = np.flatnonzero((np.arange(rows, rows + count) % self.chunk_size) == 0)
+                    for k in heads.tolist():
+                        if starts:
+                            where.append((first_line, int(line_of[k - 1]) if k else last_line))
+                        starts.append(offset + int(at[k]))
+                        first_line = int(line_of[k])
+                    if count:
+                        last_line = int(line_of[-1])
+                    rows += count
+                    lines += n
+                    offset += len(payload)
+                if not piece:
+                    break
+        if starts:
+            where.append((first_line, last_line))
+        if not rows:
+            raise ValueError(f"{self.path}: no data lines.")
+        self._starts, self._end, self._where = starts, offset, where
+        self.classes = _classes(labels, self.path)
+        self.n_rows = rows
+
+    def _block_vw(self, index):
+        from ._vw import parse_vw
+
+        stop = self._starts[index + 1] if index + 1 < len(self._starts) else self._end
+        with self.path.open("rb") as handle:
+            handle.seek(self._starts[index])
+            payload = handle.read(stop - self._starts[index])
+        X, y, weights = parse_vw(payload, self.n_features, str(self.path),
+                                 first_line=self._where[index][0])
+        if X.shape[0] != self._where_rows(index):
+            raise ValueError(f"{self.blocks_where(index)}: {X.shape[0]} rows, where the file "
+                             f"had {self._where_rows(index)} when it was opened (was the file "
+                             "changed after it was opened?)")
+        return X, self._as_classes(y), weights
+
+    def _where_rows(self, index):
+        return min(self.chunk_size, self.n_rows - index * self.chunk_size)
+
+    def _blocks_vw(self):
+        for index in range(self.n_blocks):
+            yield self._block_vw(index)[:2]
 
     def _as_classes(self, y):
         """Labels in the dtype of :attr:`classes` (whole numbers as int64 in every

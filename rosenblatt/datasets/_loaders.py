@@ -18,9 +18,49 @@ import numpy as np
 from sklearn.datasets import load_svmlight_file
 
 
-def load_data(path, **options):
+#: the formats :func:`load_data` reads, as ``file_format`` names them
+FORMATS = ("csv", "libsvm", "vw", "npy", "npz")
+
+
+def data_format(path, file_format="auto"):
+    """The format of the data file ``path``: ``file_format`` itself unless it is
+    ``"auto"``; else by the suffix (``.csv``, ``.npy``, ``.npz``, ``.vw``; ``.svm``,
+    ``.libsvm`` and ``.svmlight`` are LIBSVM), and for any other suffix by the
+    content: ``"vw"`` when the first data line holds a ``|`` (which a LIBSVM line
+    never does, outside a comment), else ``"libsvm"``.
+
+    >>> import pathlib, tempfile
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "a.txt").write_text("1 |user a b\\n")
+    >>> _ = (folder / "b.txt").write_text("1 3:1 # a | in a comment\\n")
+    >>> data_format(folder / "a.txt"), data_format(folder / "b.txt"), data_format("c.VW")
+    ('vw', 'libsvm', 'vw')
+    """
+    if file_format != "auto":
+        if file_format not in FORMATS:
+            raise ValueError(f"{path}: unknown format {file_format!r}; one of auto, "
+                             f"{', '.join(FORMATS)}")
+        return file_format
+    suffix = pathlib.Path(path).suffix.lower()
+    if suffix in (".csv", ".npy", ".npz", ".vw"):
+        return suffix[1:]
+    if suffix in (".svm", ".libsvm", ".svmlight"):
+        return "libsvm"
+    try:
+        with open(path, "rb") as handle:
+            for line in itertools.islice(handle, 1000):
+                if libsvm_data(line).strip():
+                    return "vw" if b"|" in libsvm_data(line) else "libsvm"
+    except OSError:
+        pass  # the loader says what is wrong with the file
+    return "libsvm"
+
+
+def load_data(path, file_format="auto", **options):
     """Load ``X, y`` from a file, choosing the format by its extension:
-    ``.csv``, ``.npy``/``.npz``, anything else LIBSVM.
+    ``.csv``, ``.npy``/``.npz``, ``.vw`` (Vowpal Wabbit's text format), anything
+    else LIBSVM or VW by its content (see :func:`data_format`), or as
+    ``file_format`` says.
 
     >>> import tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
@@ -37,11 +77,20 @@ def load_data(path, **options):
     ...
     ValueError: ...d.svm: a LIBSVM file takes no label option (its labels are the first field of each line); got label.
     """
-    suffix = pathlib.Path(path).suffix.lower()
-    if suffix == ".csv":
+    kind = data_format(path, file_format)
+    if kind == "csv":
         return load_csv(path, **options)
-    if suffix in (".npy", ".npz"):
+    if kind in ("npy", "npz"):
         return load_numpy(path, **options)
+    if kind == "vw":
+        from ._vw import load_vw
+
+        extra = sorted(set(options) - {"n_features", "hash_bits", "labels", "with_weights"})
+        if extra:
+            raise ValueError(f"{path}: a VW file takes no {', '.join(extra)} option (its "
+                             f"labels come before the first '|' of each line); got "
+                             f"{', '.join(extra)}.")
+        return load_vw(path, **options)
     extra = sorted(set(options) - {"n_features", "zero_based"})
     if extra:
         raise ValueError(f"{path}: a LIBSVM file takes no {', '.join(extra)} option (its "
@@ -375,7 +424,7 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
         if n_features is not None and "n_features was set" in str(error):
             wide, _ = load_svmlight_file(str(path), zero_based=zero_based)
             row = _first_row_beyond(wide, n_features)
-            raise ValueError(libsvm_too_wide(path, n_features, row, wide.shape[1])) from error
+            raise libsvm_too_wide(path, n_features, row, wide.shape[1]) from error
         raise ValueError(libsvm_refusal(path, bool(zero_based), error)) from error
     if X.shape[0] == 0:
         raise ValueError(f"{path}: no data lines.")
@@ -399,11 +448,22 @@ def _first_row_beyond(X, n_features):
     return int(rows[np.flatnonzero(X.indices >= n_features)[0]])
 
 
+class TooWide(ValueError):
+    """A LIBSVM file whose rows name features beyond the ``n_features`` asked for:
+    ``path``, ``line`` (of the first such row), ``n_features`` and ``width`` (what
+    the file needs), for a caller to say what to do in its own terms."""
+
+    def __init__(self, message, path, line, n_features, width):
+        super().__init__(message)
+        self.path, self.line, self.n_features, self.width = path, line, n_features, width
+
+
 def libsvm_too_wide(path, n_features, row, width):
+    """The :class:`TooWide` error of data row ``row`` (from 0)."""
     line, _ = libsvm_line(path, row)
-    return (f"{path}, line {line}: its rows name features beyond the {n_features} expected "
-            f"(the file is {width} wide); the model was trained on narrower data, or pass a "
-            "larger n_features.")
+    return TooWide(f"{path}, line {line}: its rows name features beyond the {n_features} "
+                   f"expected (the file is {width} wide); the model was trained on narrower "
+                   "data, or pass a larger n_features.", path, line, n_features, width)
 
 
 def libsvm_data(line):

@@ -6,6 +6,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.utils._param_validation import HasMethods, StrOptions
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
 from .._validation import check_classes, check_lengths, class_weights, validate_X_y
@@ -394,6 +395,37 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
         check_is_fitted(self)
         return self.estimator_.decision_function(X)
 
+    @available_if(lambda self: _has_probabilities(self))
+    def predict_proba(self, X):
+        """The fitted estimator's ``predict_proba`` (only for an estimator that has
+        one: see its docstring's "Probabilities").
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        check_is_fitted(self)
+        return self.estimator_.predict_proba(X)
+
+    @available_if(lambda self: _has_probabilities(self))
+    def predict_log_proba(self, X):
+        """The fitted estimator's ``predict_log_proba``.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+        """
+        check_is_fitted(self)
+        return self.estimator_.predict_log_proba(X)
+
     def predict(self, X, lengths=None):
         """The fitted estimator's labels for ``X``.
 
@@ -432,6 +464,13 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
         tags = super().__sklearn_tags__()
         tags.input_tags.sparse = True
         return tags
+
+
+def _has_probabilities(mixing):
+    """Whether the mixed estimator has ``predict_proba`` (the fitted one once fit):
+    its ``AttributeError`` saying why not is kept as the cause."""
+    estimator = getattr(mixing, "estimator_", mixing.estimator)
+    return callable(estimator.predict_proba)
 
 
 def train_alone(shard, learner, problems):

@@ -83,6 +83,7 @@ class FileShard:
     index: int = None
     zero_based: bool = None  # LIBSVM indices from 0, decided for all the files at once
     class_weights: np.ndarray = None
+    file_format: str = "auto"  # as rosenblatt.datasets.data_format decides
     on_block: object = field(default=None, repr=False, compare=False)
     _cache: dict = field(default_factory=dict, repr=False)
 
@@ -91,7 +92,8 @@ class FileShard:
         """The shard of one opened :class:`~rosenblatt.datasets.ChunkedFile`."""
         shard = cls((chunks.path,), chunks.chunk_size, chunks.label, chunks.n_features,
                     chunks.classes if classes is None else classes,
-                    zero_based=getattr(chunks, "zero_based", None))
+                    zero_based=getattr(chunks, "zero_based", None),
+                    file_format=getattr(chunks, "kind", "auto"))
         shard._cache["files"] = [chunks]
         return shard
 
@@ -100,7 +102,8 @@ class FileShard:
         if "files" not in self._cache:
             self._cache["files"] = [
                 ChunkedFile(path, self.chunk_size, label=self.label, n_features=self.n_features,
-                            zero_based=self.zero_based) for path in self.paths]
+                            zero_based=self.zero_based, file_format=self.file_format)
+                for path in self.paths]
         return self._cache["files"]
 
     @property
@@ -129,7 +132,7 @@ class FileShard:
         files = self.files()
         for number, block in self._block_order(learner, problem):
             chunks = files[number]
-            X, y = chunks.block(block)
+            X, y, importance = chunks.weighted_block(block)
             try:
                 X = check_array(X, accept_sparse="csr", dtype=FLOAT_DTYPES, order="C")
                 if sp.issparse(X):
@@ -140,11 +143,20 @@ class FileShard:
                 epoch = "" if problem is None else f", epoch {problem.n_iter}"
                 raise ValueError(f"{chunks.blocks_where(block)} (block {block + 1}{epoch}): "
                                  f"{error}") from error
-            yield number, block, X, codes, self._weights(codes)
+            yield number, block, X, codes, self._weights(codes, importance)
 
-    def _weights(self, codes):
-        return np.ones(len(codes)) if self.class_weights is None else \
+    def _weights(self, codes, importance=None):
+        """Each row's weight: its class's weight times its importance (a VW file's)."""
+        weights = np.ones(len(codes)) if self.class_weights is None else \
             self.class_weights[codes]
+        return weights if importance is None else weights * importance
+
+    @property
+    def weighted(self):
+        """Whether rows weigh unequally: class weights that differ, or a file's
+        importance weights."""
+        return (self.class_weights is not None and bool(np.ptp(self.class_weights) > 0)) or \
+            any(getattr(chunks, "weighted", False) for chunks in self.files())
 
     def weighted_rows(self):
         for _, _, X, _, sw in self._read():

@@ -10,6 +10,7 @@ from ._first_order import (
     PNormPerceptron,
     Winnow,
 )
+from ._ftrl import FTRLProximal
 from ._kernel_perceptron import KernelPerceptron
 from ._linear_unit import LinearUnit
 from ._multiclass import MulticlassPerceptron

@@ -183,6 +183,10 @@ class AveragedPerceptron(OnlineMixin, PenalizedRuleParameters, LinearModel,
     can be separated; else after ``max_iter`` epochs, with a
     ``ConvergenceWarning``. ``stop_reason_`` says which.
 
+    Probabilities: none; its scores are the margins of averaged mistake-driven
+    weights, which model no probability. For probabilities, calibrate its scores
+    with :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     eta : float, default=1.0

@@ -93,6 +93,10 @@ class BatchPerceptron(LinearModel, PerceptronClassifier):
     activations under the weights at the start of the iteration and, for all of
     them, the weights after the iteration's step.
 
+    Probabilities: none; its scores are the margins of a mistake-driven rule,
+    which models no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     eta : float, default=1.0

@@ -38,6 +38,7 @@ from .._kernels._penalty import TRACKS, Penalty
 from ._averaged import Averaging
 from ._online import update_log
 from ._penalty import Regularized
+from ._probabilities import LogisticProbabilities
 
 #: The parameters every first-order rule shares, in the family's order.
 ONLINE_RULE_PARAMETERS = (
@@ -611,23 +612,9 @@ class WinnowLearner(FirstOrderLearner):
 
     def _epoch(self, problem, data, order):
         problem.state.threshold = self._threshold(problem.coef.shape[0])  # set_params
-        counts = self._run(problem, data, order, _first_order.winnow_epoch,
-                           (float(self.alpha), problem.state.threshold),
-                           (problem.coef, problem.intercept, problem.seen))
-        self._check_underflow((problem.coef,), (problem.intercept,))
-        return counts
-
-    def _check_underflow(self, coefs, intercepts):
-        """Refuse weights that underflowed to 0: they start at ``w0 > 0``, and a
-        multiplicative rule can never move a weight away from 0 again."""
-        weights = coefs + (intercepts if self.fit_intercept else ())
-        if any(np.any(w == 0.0) for w in weights):
-            raise ValueError(
-                f"{type(self).__name__[:-len('Learner')]}: weights underflowed to exactly 0 "
-                f"(alpha ** (x · sample weight) is below 1e-308 on some feature), and a "
-                "multiplicative update can never move them again. Scale X down (e.g. "
-                "sklearn.preprocessing.MaxAbsScaler), or lower alpha or the sample weights."
-            )
+        return self._run(problem, data, order, _first_order.winnow_epoch,
+                         (float(self.alpha), problem.state.threshold),
+                         (problem.coef, problem.intercept, problem.seen))
 
 
 class BalancedWinnowLearner(WinnowLearner):
@@ -640,12 +627,10 @@ class BalancedWinnowLearner(WinnowLearner):
     def _epoch(self, problem, data, order):
         state = problem.state
         state.threshold = self._threshold(problem.coef.shape[0])
-        counts = self._run(problem, data, order, _first_order.balanced_winnow_epoch,
-                           (float(self.alpha), state.threshold),
-                           (problem.coef, state.v, problem.intercept, state.intercept_v,
-                            problem.seen))
-        self._check_underflow((problem.coef, state.v), (problem.intercept, state.intercept_v))
-        return counts
+        return self._run(problem, data, order, _first_order.balanced_winnow_epoch,
+                         (float(self.alpha), state.threshold),
+                         (problem.coef, state.v, problem.intercept, state.intercept_v,
+                          problem.seen))
 
 
 class PNormLearner(FirstOrderLearner):
@@ -701,6 +686,10 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
     no line separates they cannot all hold, and ``‖w‖`` grows with every epoch
     (3-fold per epoch on a class lying between two others), so keep the epochs
     few there, as the default does.
+
+    Probabilities: none; its scores are the margins of a maximum-margin rule,
+    which models no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
 
     Parameters
     ----------
@@ -865,6 +854,10 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     of ``w``: scale the features to about 1 (beside features of 5 the bias
     learns slowly, as every row is normalised with it).
 
+    Probabilities: none; its scores are the margins of a maximum-margin rule,
+    which models no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     p : float, default=2.0
@@ -1028,7 +1021,8 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
 
 
 @register("ogd", "first-order")
-class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
+class OnlineGradientDescent(LogisticProbabilities, OnlineMixin, LinearModel,
+                            PerceptronClassifier):
     """Online gradient descent on a convex loss (Zinkevich 2003; LIBOL's ``OGD``).
 
     ``t`` counts every row met, over every epoch and ``partial_fit`` call, and
@@ -1059,6 +1053,13 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
     defaults differ: ``learning_rate="invscaling"`` with ``eta=1`` (Zinkevich's
     ``1/√t``, this class's rule from the start) where scikit-learn has
     ``"optimal"`` and ``eta0=0.01``, and ``penalty=None`` where it has ``"l2"``.
+
+    Probabilities: with ``loss="logistic"`` the rule descends the log-loss of
+    the logistic model, and ``predict_proba`` gives its ``σ(w·x + b)``
+    (one-vs-rest: normalised over the classes); the other losses' scores are
+    margins, which model no probability, and the models trained on them have no
+    ``predict_proba`` (``hasattr`` is False). For probabilities, calibrate its
+    scores with :class:`sklearn.calibration.CalibratedClassifierCV`.
 
     Parameters
     ----------
@@ -1256,7 +1257,9 @@ class OnlineGradientDescent(OnlineMixin, LinearModel, PerceptronClassifier):
 class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     """Winnow2: multiplicative updates, for few relevant features (Littlestone 1988).
 
-    The weights start at ``w0`` and stay positive. On a mistake,
+    The weights start at ``w0`` and stay positive (a demotion below the smallest
+    float64 leaves the weight at that smallest value, 5e-324, not at 0, from which
+    no promotion could bring it back). On a mistake,
     ``y (w·x − threshold) <= 0``, each weight is multiplied by ``alpha^(y x_i)``:
     promoted on a positive example, demoted on a negative one; a feature the
     row does not have keeps its weight. The mistakes grow with the logarithm of
@@ -1270,6 +1273,11 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     weights only. :class:`BalancedWinnow` learns weights of either sign. Sample
     and class weights multiply the exponent. ``coef_`` is ``w`` and
     ``intercept_`` is ``b − threshold`` (``−threshold`` without intercept).
+
+    Probabilities: none; its scores are the margins of a mistake-driven
+    multiplicative rule, which models no probability. For probabilities,
+    calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
 
     Parameters
     ----------
@@ -1443,6 +1451,11 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
     ``intercept_`` is ``b_u − b_v − threshold``. Sample and class weights
     multiply the exponents.
 
+    Probabilities: none; its scores are the margins of a mistake-driven
+    multiplicative rule, which models no probability. For probabilities,
+    calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     alpha : float, default=2.0
@@ -1605,6 +1618,10 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     with weights of either sign and no tuning. Sample and class weights
     multiply the step ``y x``; the bias is a constant feature 1 (a component of
     ``θ`` and of the norm).
+
+    Probabilities: none; its scores are the margins of a mistake-driven rule,
+    which models no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
 
     Parameters
     ----------

@@ -871,6 +871,10 @@ class KernelPerceptron(OnlineMixin, PerceptronClassifier):
     blocks of rows are scored against the at most ``budget`` support vectors
     instead, ``n × budget`` kernel values an epoch.
 
+    Probabilities: none; its scores are margins in the kernel's feature space,
+    which model no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     kernel : {"linear", "poly", "rbf"} or callable, default="rbf"

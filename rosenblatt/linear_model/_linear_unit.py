@@ -256,6 +256,10 @@ class LinearUnit(OnlineMixin, LinearModel, PerceptronClassifier):
     :class:`Perceptron` for SGD) with the linear unit's residual ``e = y − o``
     in place of the perceptron's ``e = y − q``.
 
+    Probabilities: none; its output is a least-squares fit to the labels ±1 (it
+    leaves [-1, 1] and is not a log-odds). For probabilities, calibrate its
+    scores with :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     eta : float or "auto", default="auto"

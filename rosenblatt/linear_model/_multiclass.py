@@ -91,6 +91,10 @@ class MulticlassPerceptron(OnlineMixin, MulticlassLinearModel, PerceptronClassif
     the cached-weights trick of :class:`AveragedPerceptron` (the same
     :class:`~rosenblatt.linear_model._averaged.Averaging` state).
 
+    Probabilities: none; its class scores are the margins of a mistake-driven
+    rule, which models no probability. For probabilities, calibrate its scores
+    with :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     eta : float, default=1.0

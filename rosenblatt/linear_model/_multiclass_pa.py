@@ -89,6 +89,10 @@ class MulticlassPassiveAggressive(OnlineMixin, MulticlassLinearModel, Perceptron
     PA-I no direction and is skipped; sample and class weights multiply ``τ``.
     Prediction is the class of highest score.
 
+    Probabilities: none; its class scores are the margins of a hinge-loss rule,
+    which models no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     C : float, default=1.0

@@ -152,6 +152,14 @@ class MulticlassAROW(SharedCovarianceForm, OnlineMixin, MulticlassLinearModel,
     row ``ω`` times in the loss: ``r`` becomes ``r/ω``; a weight of 0 drops
     the row.
 
+    Probabilities: none; the shared ``Σ`` gives each pair of classes a Gaussian
+    margin, but the rule (LIBOL's ``M_AROW``, after Crammer, Dredze & Kulesza's
+    multiclass CW, EMNLP 2009) defines no class probability: the chance that row
+    ``k`` of a Gaussian ``W`` scores highest would be an orthant probability of
+    ``K − 1`` correlated normals that no paper uses, and a softmax of the scores
+    is not the model. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     r : float, default=1.0
@@ -208,6 +216,11 @@ class MulticlassAROW(SharedCovarianceForm, OnlineMixin, MulticlassLinearModel,
     covariance_ : ndarray
         The shared ``Σ`` without the bias entry: shape (n_features, n_features),
         or (n_features,) for ``covariance="diagonal"``.
+    intercept_covariance_ : ndarray
+        The bias's entries of the shared ``Σ``: its row of the full matrix (its
+        covariances with the features, then its variance), shape
+        (1, n_features + 1), or its variance, shape (1,), for
+        ``covariance="diagonal"``. Zeros with ``fit_intercept=False``.
     classes_ : ndarray
         The labels, sorted.
     n_features_in_ : int
@@ -310,6 +323,14 @@ class MulticlassSCW(SharedCovarianceForm, OnlineMixin, MulticlassLinearModel,
     row ``ω`` times in the loss: ``C`` becomes ``Cω``; a weight of 0 drops the
     row.
 
+    Probabilities: none; the shared ``Σ`` gives each pair of classes a Gaussian
+    margin, but the rule (LIBOL's ``M_SCW``, after Crammer, Dredze & Kulesza's
+    multiclass CW, EMNLP 2009) defines no class probability: the chance that row
+    ``k`` of a Gaussian ``W`` scores highest would be an orthant probability of
+    ``K − 1`` correlated normals that no paper uses, and a softmax of the scores
+    is not the model. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     C : float, default=1.0
@@ -371,6 +392,11 @@ class MulticlassSCW(SharedCovarianceForm, OnlineMixin, MulticlassLinearModel,
     covariance_ : ndarray
         The shared ``Σ`` without the bias entry: shape (n_features, n_features),
         or (n_features,) for ``covariance="diagonal"``.
+    intercept_covariance_ : ndarray
+        The bias's entries of the shared ``Σ``: its row of the full matrix (its
+        covariances with the features, then its variance), shape
+        (1, n_features + 1), or its variance, shape (1,), for
+        ``covariance="diagonal"``. Zeros with ``fit_intercept=False``.
     classes_ : ndarray
         The labels, sorted.
     n_features_in_ : int

@@ -74,6 +74,10 @@ class PassiveAggressiveClassifier(OnlineMixin, LinearModel, PerceptronClassifier
     ``PassiveAggressiveClassifier``; this one keeps its defaults (``C=1.0``,
     ``tol=1e-3``) and adds the plain ``"pa"`` rule of the paper.
 
+    Probabilities: none; its scores are the margins of a hinge-loss rule, which
+    models no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     C : float, default=1.0

@@ -162,6 +162,10 @@ class Perceptron(OnlineMixin, PenalizedRuleParameters, LinearModel, PerceptronCl
     ``q`` and residual ``e = y - q``, and ``w += e x`` is this same update.
     Three or more classes are learned one-vs-rest.
 
+    Probabilities: none; its scores are the margins of a mistake-driven rule,
+    which models no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     eta : float, default=1.0

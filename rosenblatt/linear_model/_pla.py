@@ -112,6 +112,10 @@ class PLA(LinearModel, PerceptronClassifier):
 
     Not online (each step looks at every point), so no ``partial_fit``.
 
+    Probabilities: none; its scores are the margins of a mistake-driven rule,
+    which models no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     eta : float, default=1.0

@@ -170,6 +170,10 @@ class PocketPerceptron(LinearModel, PerceptronClassifier):
     ``PLA(pocket=True)``. Not online: the mistakes are counted on the whole
     training set, so there is no ``partial_fit``.
 
+    Probabilities: none; its scores are the margins of a mistake-driven rule,
+    which models no probability. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     eta : float, default=1.0

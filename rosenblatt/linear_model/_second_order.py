@@ -43,6 +43,7 @@ from ..base._mistakes import CountsMistakes, MistakeCounts
 from ..base._parameters import RealNumber
 from ..base._registry import register
 from ._online import update_log
+from ._probabilities import GaussianProbabilities
 
 #: the largest ``Σ`` of ``covariance="full"``: ``(d + 1)²`` float64 per problem
 #: (5,000² × 8 bytes = 200 MB); wider data must use ``covariance="diagonal"``
@@ -201,6 +202,16 @@ class CovarianceState(MistakeCounts):
         d = self.n_features()
         return (self.cov[:d, :d] if self.cov.ndim == 2 else self.cov[:d]).copy()
 
+    def bias_covariance(self):
+        """The bias's entries of ``Σ``, as ``intercept_covariance_`` publishes them:
+        its row of the full ``Σ`` (the covariances with the features, then its
+        variance; ``(d + 1,)``) or its variance (``()``, diagonal form); zeros
+        without intercept, where the bias is 0 for sure."""
+        d = self.n_features()
+        if not self.fit_intercept:
+            return np.zeros(d + 1) if self.cov.ndim == 2 else np.zeros(())
+        return self.cov[d].copy()
+
     def renumber(self, move):
         d = self.n_features()
         move(self.cov[:d])
@@ -297,6 +308,14 @@ def replayed_orders(order, n_rows, rows, restart):
         done = end
 
 
+def _bias_covariance_shape(file):
+    """``intercept_covariance_`` in a model file: a row of ``d + 1`` per problem
+    (full form) or one variance per problem (diagonal form)."""
+    d, problems = file.sizes["features"], file.sizes["problems"]
+    full = resolved_covariance(file.model.covariance, d) == "full"
+    return (problems, d + 1) if full else (problems,)
+
+
 def _covariance_shape(file):
     """``covariance_`` in a model file: ``Σ`` without the bias entry, ``(d, d)`` or its
     diagonal ``(d,)``, stacked on a first axis for one-vs-rest."""
@@ -310,7 +329,8 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
     from ``w = 0`` and ``Σ = aI``; stops after an epoch without a mistake. Each
     rule's learner gives :meth:`_rule` (and IELLIP its ``c``)."""
 
-    published_form = {"covariance_": Floats(_covariance_shape)}
+    published_form = {"covariance_": Floats(_covariance_shape),
+                      "intercept_covariance_": Floats(_bias_covariance_shape)}
 
     _advice = ("these rules are usually run for one to a few passes, where a mistake-free "
                "pass is not expected: raise max_iter to train longer, or ignore the "
@@ -393,11 +413,13 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
 
     def publish(self, problems):
         """Adds ``covariance_``: ``Σ`` without the bias entry, one per problem stacked
-        on a first axis for one-vs-rest."""
+        on a first axis for one-vs-rest; and ``intercept_covariance_``, the bias's
+        entries, one row per problem (as ``intercept_``)."""
         fitted = super().publish(problems)
         covariances = [p.state.covariance() for p in problems]
         fitted["covariance_"] = covariances[0] if len(covariances) == 1 else \
             np.stack(covariances)
+        fitted["intercept_covariance_"] = np.stack([p.state.bias_covariance() for p in problems])
         return fitted
 
 
@@ -504,6 +526,13 @@ class SecondOrderPerceptron(CovarianceForm, OnlineMixin, LinearModel, Perceptron
     A row weight ``ω`` (``sample_weight`` times ``class_weight``) counts the row
     ``ω`` times: ``A += ω x xᵀ``, ``u += ω y x``; a weight of 0 drops the row.
 
+    Probabilities: none; its matrix ``A⁻¹`` is the inverse of the (regularised)
+    correlation matrix of the rows it erred on, the metric of its update, not
+    the covariance of a distribution over weight vectors, so
+    ``Φ(w·x/√(xᵀA⁻¹x))`` would be no probability of the paper's model. For
+    probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     a : float, default=1.0
@@ -566,6 +595,12 @@ class SecondOrderPerceptron(CovarianceForm, OnlineMixin, LinearModel, Perceptron
         (n_features,) for ``covariance="diagonal"``; for one-vs-rest one per
         class, stacked: (n_classes, n_features, n_features) or
         (n_classes, n_features).
+    intercept_covariance_ : ndarray
+        The bias's entries of ``Σ``: its row of the full matrix (its
+        covariances with the features, then its variance), shape
+        (1, n_features + 1) or (n_classes, n_features + 1) for one-vs-rest; or
+        its variance, shape (1,) or (n_classes,), for ``covariance="diagonal"``.
+        Zeros with ``fit_intercept=False``.
     classes_ : ndarray
         The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
     n_features_in_ : int
@@ -644,7 +679,8 @@ class SecondOrderPerceptron(CovarianceForm, OnlineMixin, LinearModel, Perceptron
 
 
 @register("cw", "second-order")
-class ConfidenceWeighted(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
+class ConfidenceWeighted(CovarianceForm, GaussianProbabilities, OnlineMixin, LinearModel,
+                         PerceptronClassifier):
     """Confidence-weighted learning: a Gaussian over weight vectors, projected onto each row.
 
     Crammer, Dredze & Pereira (2008), the exact KL projection ("Exact convex
@@ -667,6 +703,15 @@ class ConfidenceWeighted(CovarianceForm, OnlineMixin, LinearModel, PerceptronCla
     ``class_weight``) of 0 drops the row, and any positive weight acts as 1
     (the projection onto a row's constraint already satisfies a copy of it), so
     ``class_weight`` has no effect beyond zeros.
+
+    Probabilities: CW's model is the Gaussian ``N(w, Σ)`` and each row's
+    constraint is a lower bound ``eta`` on this very probability.
+    ``predict_proba`` gives ``Φ(M/√V)`` for ``classes_[1]``, the probability
+    that a weight vector drawn from ``N(w, Σ)`` scores the row positive (``M =
+    w·x + b``, ``V = x̃ᵀΣx̃`` with the constant 1 of the intercept in ``x̃``; 1,
+    0 or ½ by the sign of ``M`` where ``V = 0``); one-vs-rest normalises the
+    classes' probabilities to sum to 1 (see ``docs/user_guide/online.rst``,
+    "Probabilities").
 
     Parameters
     ----------
@@ -734,6 +779,12 @@ class ConfidenceWeighted(CovarianceForm, OnlineMixin, LinearModel, PerceptronCla
         (n_features,) for ``covariance="diagonal"``; for one-vs-rest one per
         class, stacked: (n_classes, n_features, n_features) or
         (n_classes, n_features).
+    intercept_covariance_ : ndarray
+        The bias's entries of ``Σ``: its row of the full matrix (its
+        covariances with the features, then its variance), shape
+        (1, n_features + 1) or (n_classes, n_features + 1) for one-vs-rest; or
+        its variance, shape (1,) or (n_classes,), for ``covariance="diagonal"``.
+        Zeros with ``fit_intercept=False``.
     classes_ : ndarray
         The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
     n_features_in_ : int
@@ -811,7 +862,8 @@ class ConfidenceWeighted(CovarianceForm, OnlineMixin, LinearModel, PerceptronCla
 
 
 @register("arow", "second-order")
-class AROW(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
+class AROW(CovarianceForm, GaussianProbabilities, OnlineMixin, LinearModel,
+           PerceptronClassifier):
     """Adaptive regularisation of weight vectors: confidence-weighted learning, robust to noise.
 
     Crammer, Kulesza & Dredze (2009). The model is a mean ``w`` and a
@@ -834,6 +886,15 @@ class AROW(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
     row ``ω`` times in the loss: ``r`` becomes ``r/ω`` (with a full ``Σ``
     exactly the updates of ``ω`` copies in a row, for whole ``ω``); a weight
     of 0 drops the row.
+
+    Probabilities: AROW keeps the Gaussian ``N(w, Σ)`` of CW and updates it by a
+    regularised KL projection (Crammer, Kulesza & Dredze 2009).
+    ``predict_proba`` gives ``Φ(M/√V)`` for ``classes_[1]``, the probability
+    that a weight vector drawn from ``N(w, Σ)`` scores the row positive (``M =
+    w·x + b``, ``V = x̃ᵀΣx̃`` with the constant 1 of the intercept in ``x̃``; 1,
+    0 or ½ by the sign of ``M`` where ``V = 0``); one-vs-rest normalises the
+    classes' probabilities to sum to 1 (see ``docs/user_guide/online.rst``,
+    "Probabilities").
 
     Parameters
     ----------
@@ -900,6 +961,12 @@ class AROW(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
         (n_features,) for ``covariance="diagonal"``; for one-vs-rest one per
         class, stacked: (n_classes, n_features, n_features) or
         (n_classes, n_features).
+    intercept_covariance_ : ndarray
+        The bias's entries of ``Σ``: its row of the full matrix (its
+        covariances with the features, then its variance), shape
+        (1, n_features + 1) or (n_classes, n_features + 1) for one-vs-rest; or
+        its variance, shape (1,) or (n_classes,), for ``covariance="diagonal"``.
+        Zeros with ``fit_intercept=False``.
     classes_ : ndarray
         The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
     n_features_in_ : int
@@ -976,7 +1043,8 @@ class AROW(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
 
 
 @register("narow", "second-order")
-class NAROW(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
+class NAROW(CovarianceForm, GaussianProbabilities, OnlineMixin, LinearModel,
+            PerceptronClassifier):
     """Narrow adaptive regularisation: AROW whose regularisation adapts to each row's variance.
 
     Orabona & Crammer (2010). With the margin ``m = y w·x`` and the variance
@@ -996,6 +1064,15 @@ class NAROW(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
     A row weight ``ω`` (``sample_weight`` times ``class_weight``) counts the
     row ``ω`` times in the loss: ``r_t`` becomes ``r_t/ω``; a weight of 0
     drops the row.
+
+    Probabilities: NAROW's ``(w, Σ)`` is AROW's Gaussian, moved by AROW's step
+    with an adaptive ``r_t`` (Orabona & Crammer derive the rule from a regret
+    bound, so this is AROW's reading of its state). ``predict_proba`` gives
+    ``Φ(M/√V)`` for ``classes_[1]``, the probability that a weight vector drawn
+    from ``N(w, Σ)`` scores the row positive (``M = w·x + b``, ``V = x̃ᵀΣx̃``
+    with the constant 1 of the intercept in ``x̃``; 1, 0 or ½ by the sign of
+    ``M`` where ``V = 0``); one-vs-rest normalises the classes' probabilities to
+    sum to 1 (see ``docs/user_guide/online.rst``, "Probabilities").
 
     Parameters
     ----------
@@ -1062,6 +1139,12 @@ class NAROW(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
         (n_features,) for ``covariance="diagonal"``; for one-vs-rest one per
         class, stacked: (n_classes, n_features, n_features) or
         (n_classes, n_features).
+    intercept_covariance_ : ndarray
+        The bias's entries of ``Σ``: its row of the full matrix (its
+        covariances with the features, then its variance), shape
+        (1, n_features + 1) or (n_classes, n_features + 1) for one-vs-rest; or
+        its variance, shape (1,) or (n_classes,), for ``covariance="diagonal"``.
+        Zeros with ``fit_intercept=False``.
     classes_ : ndarray
         The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
     n_features_in_ : int
@@ -1140,7 +1223,8 @@ class NAROW(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
 
 
 @register("nherd", "second-order")
-class NHERD(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
+class NHERD(CovarianceForm, GaussianProbabilities, OnlineMixin, LinearModel,
+            PerceptronClassifier):
     """Normal herding: the Gaussian over weight vectors moved as a whole by each row.
 
     Crammer & Lee (2010), the full-matrix update ("Learning via Gaussian
@@ -1159,6 +1243,14 @@ class NHERD(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
     A row weight ``ω`` (``sample_weight`` times ``class_weight``) counts the
     row ``ω`` times in the loss: ``C`` becomes ``Cω``; a weight of 0 drops the
     row.
+
+    Probabilities: NHERD herds the Gaussian ``N(w, Σ)`` (Crammer & Lee 2010).
+    ``predict_proba`` gives ``Φ(M/√V)`` for ``classes_[1]``, the probability
+    that a weight vector drawn from ``N(w, Σ)`` scores the row positive (``M =
+    w·x + b``, ``V = x̃ᵀΣx̃`` with the constant 1 of the intercept in ``x̃``; 1,
+    0 or ½ by the sign of ``M`` where ``V = 0``); one-vs-rest normalises the
+    classes' probabilities to sum to 1 (see ``docs/user_guide/online.rst``,
+    "Probabilities").
 
     Parameters
     ----------
@@ -1224,6 +1316,12 @@ class NHERD(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
         (n_features,) for ``covariance="diagonal"``; for one-vs-rest one per
         class, stacked: (n_classes, n_features, n_features) or
         (n_classes, n_features).
+    intercept_covariance_ : ndarray
+        The bias's entries of ``Σ``: its row of the full matrix (its
+        covariances with the features, then its variance), shape
+        (1, n_features + 1) or (n_classes, n_features + 1) for one-vs-rest; or
+        its variance, shape (1,) or (n_classes,), for ``covariance="diagonal"``.
+        Zeros with ``fit_intercept=False``.
     classes_ : ndarray
         The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
     n_features_in_ : int
@@ -1321,6 +1419,12 @@ class IELLIP(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
     positive weight acts as 1 (the update gives the row ``y w·x = 1``, so a
     copy of it is no mistake); ``class_weight`` has no effect beyond zeros.
 
+    Probabilities: none; ``Σ`` is the shape of the ellipsoid of weight vectors
+    that the method cuts (each cut divides it by ``1 − c_t``), not the
+    covariance of a distribution over them, so ``Φ(w·x/√(xᵀΣx))`` would be no
+    probability of the paper's model. For probabilities, calibrate its scores
+    with :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     a : float, default=1.0
@@ -1388,6 +1492,12 @@ class IELLIP(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
         (n_features,) for ``covariance="diagonal"``; for one-vs-rest one per
         class, stacked: (n_classes, n_features, n_features) or
         (n_classes, n_features).
+    intercept_covariance_ : ndarray
+        The bias's entries of ``Σ``: its row of the full matrix (its
+        covariances with the features, then its variance), shape
+        (1, n_features + 1) or (n_classes, n_features + 1) for one-vs-rest; or
+        its variance, shape (1,) or (n_classes,), for ``covariance="diagonal"``.
+        Zeros with ``fit_intercept=False``.
     classes_ : ndarray
         The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
     n_features_in_ : int
@@ -1468,7 +1578,8 @@ class IELLIP(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
 
 
 @register("scw", "second-order")
-class SoftConfidenceWeighted(CovarianceForm, OnlineMixin, LinearModel, PerceptronClassifier):
+class SoftConfidenceWeighted(CovarianceForm, GaussianProbabilities, OnlineMixin, LinearModel,
+                             PerceptronClassifier):
     """Soft confidence-weighted learning: CW's projection with a capped, noise-tolerant step.
 
     Wang, Zhao & Hoi (2012), SCW-I and SCW-II. With ``φ = Φ⁻¹(eta)``,
@@ -1490,6 +1601,14 @@ class SoftConfidenceWeighted(CovarianceForm, OnlineMixin, LinearModel, Perceptro
     A row weight ``ω`` (``sample_weight`` times ``class_weight``) counts the
     row ``ω`` times in the loss: ``C`` becomes ``Cω``; a weight of 0 drops the
     row.
+
+    Probabilities: SCW keeps CW's Gaussian ``N(w, Σ)`` and its constraint on
+    this probability (Wang, Zhao & Hoi 2012). ``predict_proba`` gives
+    ``Φ(M/√V)`` for ``classes_[1]``, the probability that a weight vector drawn
+    from ``N(w, Σ)`` scores the row positive (``M = w·x + b``, ``V = x̃ᵀΣx̃``
+    with the constant 1 of the intercept in ``x̃``; 1, 0 or ½ by the sign of
+    ``M`` where ``V = 0``); one-vs-rest normalises the classes' probabilities to
+    sum to 1 (see ``docs/user_guide/online.rst``, "Probabilities").
 
     Parameters
     ----------
@@ -1561,6 +1680,12 @@ class SoftConfidenceWeighted(CovarianceForm, OnlineMixin, LinearModel, Perceptro
         (n_features,) for ``covariance="diagonal"``; for one-vs-rest one per
         class, stacked: (n_classes, n_features, n_features) or
         (n_classes, n_features).
+    intercept_covariance_ : ndarray
+        The bias's entries of ``Σ``: its row of the full matrix (its
+        covariances with the features, then its variance), shape
+        (1, n_features + 1) or (n_classes, n_features + 1) for one-vs-rest; or
+        its variance, shape (1,) or (n_classes,), for ``covariance="diagonal"``.
+        Zeros with ``fit_intercept=False``.
     classes_ : ndarray
         The labels, sorted; ``classes_[0]`` is coded -1 and ``classes_[1]`` +1.
     n_features_in_ : int

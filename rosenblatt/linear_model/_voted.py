@@ -298,6 +298,10 @@ class VotedPerceptron(OnlineMixin, EpochRuleParameters, LinearModel, PerceptronC
     (see ``tol`` and ``stop_mistake_free``); on large data the averaged
     perceptron is the practical choice.
 
+    Probabilities: none; its score is a weighted vote of signs, not a
+    probability model. For probabilities, calibrate its scores with
+    :class:`sklearn.calibration.CalibratedClassifierCV`.
+
     Parameters
     ----------
     eta : float, default=1.0
