@@ -336,9 +336,10 @@ class FirstOrderLearner(Traced, ErrorFreeStop, LinearLearner):
 
     _advice = _ADVICE
 
-    #: whether ``average=True`` is the state's sums of the weights after every example
-    #: (online gradient descent keeps Daumé's cached sums instead: AveragedSteps)
-    _sums_iterates = True
+    #: whether the rule's kernel takes the sums of ``average=True`` (its last argument):
+    #: the state's sums of the weights after every example (ROMMA, ALMA, the Winnows,
+    #: the p-norm perceptron; online gradient descent keeps Daumé's cached sums instead)
+    _sums_iterates = False
 
     def _averages_iterates(self):
         return self._sums_iterates and bool(getattr(self, "average", False))
@@ -451,6 +452,8 @@ def run_traced(problem, data, order, call, multiclass=False):
 class ROMMALearner(FirstOrderLearner):
     """ROMMA: the kernel's projection onto the two constraints."""
 
+    _sums_iterates = True
+
     def _separable_data_converge(self, problem):
         return True  # a perceptron-like mistake bound on separable data
 
@@ -468,6 +471,8 @@ class ROMMALearner(FirstOrderLearner):
 
 class ALMALearner(FirstOrderLearner):
     """ALMA_p: the kernel's step in the dual space and projection into the q-ball."""
+
+    _sums_iterates = True
 
     def _separable_data_converge(self, problem):
         return True  # a perceptron-like mistake bound on separable data
@@ -504,7 +509,6 @@ class OnlineGradientDescentLearner(Regularized, FirstOrderLearner):
     #: the adaptive rate stops being divided below this (scikit-learn's ``_plain_sgd``)
     ADAPTIVE_FLOOR = 1e-6
 
-    _sums_iterates = False  # average=True keeps Daumé's cached sums (AveragedSteps)
 
     def _updates_right_rows(self):
         return self.loss != "perceptron"
@@ -597,6 +601,8 @@ class OnlineGradientDescentLearner(Regularized, FirstOrderLearner):
 class WinnowLearner(FirstOrderLearner):
     """Winnow2: multiplicative promotions and demotions on a mistake."""
 
+    _sums_iterates = True
+
     def _updates_right_rows(self):
         return False
 
@@ -635,6 +641,8 @@ class BalancedWinnowLearner(WinnowLearner):
 
 class PNormLearner(FirstOrderLearner):
     """The p-norm perceptron: ``θ`` sums the mistakes, ``w = g_p(θ)``."""
+
+    _sums_iterates = True
 
     def _separable_data_converge(self, problem):
         return True  # a perceptron-like mistake bound on separable data
