@@ -643,3 +643,63 @@ def test_dask_workers_train_the_states_as_threads_do(client, estimator):
     assert remote.backend_ == "dask"
     for a, b in zip(state_of(remote.estimator_), state_of(local.estimator_)):
         assert_array_equal(a, b)
+
+
+# ------------------------------------------------------------------ average=True
+
+AVERAGED = [case for case in BINARY if case.cls is not OnlineGradientDescent]
+
+
+@pytest.mark.parametrize("form", ["dense", "csr"])
+@pytest.mark.parametrize("case", AVERAGED, ids=repr)
+def test_the_averaged_weights_are_the_mean_of_the_papers_iterates(case, form):
+    """average=True publishes the mean of the weights after every example over two
+    epochs: the paper loop run on every prefix of the rows (twice over), averaged."""
+    X, y = make_data(21, case.kind, n=40)
+    X = X[np.any(X != 0, axis=1)]  # (rows x = 0 are skipped by some rules: not examples)
+    y = y[:len(X)]
+    model = fit(case.cls(shuffle="none", max_iter=2, tol=None, average=True, fit_intercept=True,
+                         **case.params), layout(X, form), y)
+    rows, labels = np.vstack([X, X]), np.concatenate([y, y]).astype(float)
+    iterates = [case.reference(rows[:t], labels[:t], True)[:2] for t in range(1, len(rows) + 1)]
+    assert model.n_examples_ == len(rows)
+    assert_allclose(model.coef_[0], np.mean([coef for coef, _ in iterates], axis=0),
+                    rtol=RTOL, atol=ATOL)
+    assert_allclose(model.intercept_[0], np.mean([b for _, b in iterates]), rtol=RTOL,
+                    atol=ATOL)
+    plain = fit(case.cls(shuffle="none", max_iter=2, tol=None, fit_intercept=True,
+                         **case.params), layout(X, form), y)  # the running weights: the same
+    assert_array_equal(model._problems[0].coef, plain._problems[0].coef)
+
+
+@pytest.mark.parametrize("case", AVERAGED[::2], ids=repr)
+def test_averaging_goes_on_across_calls_files_and_model_files(case, tmp_path):
+    from rosenblatt.datasets import ChunkedFile
+    from rosenblatt.streaming import fit_chunks
+
+    X, y = make_data(22, case.kind, n=60)
+    params = {"shuffle": "none", "tol": None, "max_iter": 3, "average": True, **case.params}
+    whole = fit(case.cls(**params), X, y)
+    calls = case.cls(**params)
+    for _ in range(2):
+        calls.partial_fit(X, y, classes=[-1, 1])
+    save(calls, tmp_path / "m.npz")
+    resumed = load(tmp_path / "m.npz").partial_fit(X, y)
+    assert_array_equal(resumed.coef_, whole.coef_)  # calls, and a model file between them
+    assert_array_equal(resumed.intercept_, whole.intercept_)
+    path = tmp_path / "d.npy"
+    np.save(path, np.column_stack([X, y]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        blocks = fit_chunks(case.cls(**params), ChunkedFile(path, 13))
+    assert_array_equal(blocks.coef_, whole.coef_)  # a file in blocks, bit for bit
+    assert_array_equal(blocks.intercept_, whole.intercept_)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        one = ParameterMixing(case.cls(**params), n_shards=1, client="threads").fit(X, y)
+        two = ParameterMixing(case.cls(**params), n_shards=2, client="threads").fit(X, y)
+    assert_array_equal(one.coef_, whole.coef_)
+    state = two.estimator_._problems[0].state  # two shards: the sums of both add up
+    assert state.summed[0] == two.estimator_._problems[0].seen[0] == 3 * len(y)
+    with pytest.raises(ValueError, match="average was changed to False between partial_fit"):
+        calls.set_params(average=False).partial_fit(X, y)

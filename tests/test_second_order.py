@@ -232,12 +232,13 @@ def test_a_full_covariance_over_5000_dimensions_is_refused(cls):
     y = [0, 1, 0, 1]
     with pytest.raises(ValueError, match=r"keeps a 5001 x 5001 float64 covariance matrix "
                                          r"per problem: 200 MB.*covariance='diagonal'"):
-        cls().fit(X, y)
-    quietly(cls(fit_intercept=False).fit, X, y)  # 5000 dimensions are kept
+        cls(covariance="full").fit(X, y)
+    quietly(cls(covariance="full", fit_intercept=False).fit, X, y)  # 5000 dimensions are kept
     quietly(cls(covariance="diagonal").fit, X, y)
+    assert quietly(cls().fit, X, y).covariance_form_ == "diagonal"  # "auto" at 5000 features
     if cls not in (MulticlassAROW, MulticlassSCW):
         with pytest.raises(ValueError, match="600 MB for 3 one-vs-rest problems"):
-            cls().fit(X, [0, 1, 2, 0])
+            cls(covariance="full").fit(X, [0, 1, 2, 0])
 
 
 # ------------------------------------------------------------------ mixing
@@ -472,3 +473,33 @@ def test_a9a_mixing_on_four_shards_keeps_the_accuracy(a9a_pair):
     mixed = quietly(ParameterMixing(estimator, n_shards=4, client="threads").fit, X, y)
     print(f"AROW diagonal, 3 epochs: serial {serial:.4f}, 4 shards {mixed.score(Xt, yt):.4f}")
     assert abs(mixed.score(Xt, yt) - serial) < 0.005 and serial > 0.84
+
+
+# ------------------------------------------------------------------ covariance="auto"
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: cls.__name__)
+def test_auto_covariance_is_full_up_to_200_features_and_diagonal_above(cls, tmp_path):
+    from rosenblatt.io import load, save
+    from rosenblatt.linear_model._second_order import AUTO_FULL_MAX_FEATURES
+
+    assert cls().covariance == "auto" and AUTO_FULL_MAX_FEATURES == 200
+    rng = np.random.RandomState(0)
+    for d, form in ((200, "full"), (201, "diagonal")):
+        X = rng.standard_normal((12, d))
+        y = np.arange(12) % 3  # one-vs-rest (stacked Σ) or one shared Σ
+        model = quietly(cls(max_iter=2, random_state=0).fit, X, y)
+        assert model.covariance_form_ == form
+        explicit = quietly(cls(max_iter=2, covariance=form, random_state=0).fit, X, y)
+        np.testing.assert_array_equal(model.covariance_, explicit.covariance_)
+        np.testing.assert_array_equal(model.coef_, explicit.coef_)
+        save(model, tmp_path / "m.npz")  # the file keeps "auto"; loading resolves it again
+        loaded = load(tmp_path / "m.npz")
+        assert loaded.covariance == "auto" and loaded.covariance_form_ == form
+        np.testing.assert_array_equal(loaded.partial_fit(X, y).coef_,
+                                      model.partial_fit(X, y).coef_)
+    binary = quietly(cls(max_iter=1).fit, X[:, :3], np.arange(12) % 2)
+    assert binary.covariance_form_ == "full" and binary.covariance_.shape == (3, 3)
+    with pytest.raises(ValueError, match=r"covariance='diagonal' \(here 'diagonal'\)"):
+        # a run keeps its form: covariance='diagonal' cannot go on from the full Σ
+        binary.set_params(covariance="diagonal").partial_fit(X[:, :3], np.arange(12) % 2)

@@ -13,8 +13,10 @@ updates; the papers win where LIBOL differs):
   (``w' = g_p(g_q(w) + step)``), then back into the unit q-ball
   (``w = w'/max(1, ‖w'‖_q)``) and ``k += 1``.
 - Online gradient descent (Zinkevich, ICML 2003; LIBOL ``OGD.m``):
-  ``w += η/√t · g x`` with ``g = −∂loss/∂f`` for the hinge, logistic, squared or
-  perceptron loss; ``t`` counts every row met.
+  ``w += η_t · g x`` with ``g = −∂loss/∂f`` for the hinge, logistic, squared or
+  perceptron loss; ``t`` counts every row met and ``η_t`` is one of scikit-learn's
+  schedules (``η/√t`` by default); optionally with scikit-learn's penalty
+  (:mod:`._penalty`) and the mean of the weights (Daumé's cached sums).
 - Winnow2 (Littlestone, *Machine Learning* 1988): on ``y (w·x − θ) <= 0``,
   ``w_i *= α^(y x_i)``. Balanced Winnow (ibid.; Grove, Littlestone & Schuurmans,
   *Machine Learning* 2001): ``w = u − v``, ``u_i *= α^(y x_i)``, ``v_i *= α^(−y x_i)``.
@@ -76,7 +78,17 @@ from numba import types
 from numba.extending import overload, register_jitable
 
 from .._config import jit
-from ._online import _log_step
+from ._online import _average_step, _log_step
+from ._penalty import (
+    DECAY,
+    L1_STEP,
+    decay,
+    end_example,
+    fold,
+    scaled_axpy,
+    scaled_dot,
+    truncate,
+)
 from ._rows import (
     epoch_length,
     epoch_row,
@@ -90,6 +102,13 @@ from ._rows import (
 #: OnlineGradientDescent's ``loss``, as the integer the kernel takes
 OGD_LOSSES = {"hinge": 0, "logistic": 1, "squared": 2, "perceptron": 3}
 HINGE, LOGISTIC, SQUARED, PERCEPTRON_LOSS = 0, 1, 2, 3
+
+#: OnlineGradientDescent's ``learning_rate`` (scikit-learn's names), as the kernel's integer
+OGD_SCHEDULES = {"constant": 0, "optimal": 1, "invscaling": 2, "adaptive": 3}
+CONSTANT, OPTIMAL, INVSCALING, ADAPTIVE = 0, 1, 2, 3
+#: positions after :mod:`._penalty`'s own in OGD's ``Penalty.params``: the L2 shrink
+#: and the L1 step per unit of step size, ``(1 − ρ) α`` and ``ρ α``
+L2_RATE, L1_RATE = 5, 6
 
 #: MulticlassPassiveAggressive's ``variant``, as the integer the kernel takes
 PA_VARIANTS = {"pa": 0, "pa1": 1, "pa2": 2}
@@ -396,7 +415,7 @@ def _alma_fold(w, b, fit_intercept, s):
 
 
 @register_jitable
-def _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carry):
+def _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carry, average):
     """:func:`alma_epoch` for ``p = 2``: the same arithmetic on ``w = s·v``.
 
     ``carry`` (or ``None``: ``w`` is folded at the end) keeps ``(s, ‖v‖², 1)``
@@ -437,6 +456,7 @@ def _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carr
         if yf / size <= (1.0 - alpha) * gamma:
             eta = row_weight(sw, i) * C / math.sqrt(k)
             step = eta * y[i] / size  # η_k y x̂ = (η_k y/‖x‖) x
+            _add_iterates(average, w, b, s, count - 1)
             c = step / s  # the step on v
             row_axpy(X, i, w, c)
             if fit_intercept:
@@ -475,10 +495,50 @@ def alma_unscale(w, b, fit_intercept, carry):
 
 
 # ---------------------------------------------------------------------------------------------
+# Averaging (``average=True``): the sums of the weights after every example, kept lazily.
+# Between two updates the weights do not change, so before an update at example ``c`` the
+# weights held since the last sum are added ``c − 1 − summed`` times; what the last ones add
+# after it is left to the reader of the sums (``FirstOrderState.completed``), so that a
+# file's blocks, each a call, add the same numbers as one call. An update of these rules
+# rewrites many weights (ROMMA and ALMA rescale the vector, g_p renormalises it), so the
+# sums are O(n_features) per update.
+# average = (sum_w, sum_b, summed): float64 (d,) and (1,), int64 (1,) (the example count the
+# sums are complete to), or None.
+
+@register_jitable
+def _add_iterates(average, w, b, scale, upto):
+    """Add ``scale · (w, b)``, the weights held since example ``summed``, up to ``upto``."""
+    if average is None:
+        return
+    sum_w, sum_b, summed = average
+    times = upto - summed[0]
+    if times > 0:
+        factor = times * scale
+        for j in range(w.shape[0]):
+            sum_w[j] += factor * w[j]
+        sum_b[0] += factor * b[0]
+        summed[0] = upto
+
+
+@register_jitable
+def _add_iterate_differences(average, u, v, b_u, b_v, upto):
+    """:func:`_add_iterates` for Balanced Winnow's weights ``u − v`` (and bias)."""
+    if average is None:
+        return
+    sum_w, sum_b, summed = average
+    times = upto - summed[0]
+    if times > 0:
+        for j in range(u.shape[0]):
+            sum_w[j] += times * (u[j] - v[j])
+        sum_b[0] += times * (b_u[0] - b_v[0])
+        summed[0] = upto
+
+
+# ---------------------------------------------------------------------------------------------
 # The epochs
 
 @jit
-def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log):
+def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log, average=None):
     """One pass of ROMMA (Li & Long 2002) over the rows ``order``.
 
     Updates on ``y f <= 0`` (``aggressive``: on ``y f < 1``) to the shortest ``w``
@@ -515,6 +575,7 @@ def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log):
             continue
         ww = _state_sqnorm(w, b, fit_intercept)
         A = xx * ww
+        _add_iterates(average, w, b, 1.0, count - 1)
         if ww == 0.0 or A <= yf:
             # the first constraint is slack: the shortest w with y w·x >= 1
             w[:] = 0.0
@@ -542,7 +603,8 @@ def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log):
 
 
 @jit
-def alma_epoch(X, y, sw, order, p, alpha, B, C, fit_intercept, weights, log, carry=None):
+def alma_epoch(X, y, sw, order, p, alpha, B, C, fit_intercept, weights, log, carry=None,
+               average=None):
     """One pass of ALMA_p(α; B, C) (Gentile 2001, Fig. 1) over the rows ``order``.
 
     ``p >= 2`` (float), ``q = p/(p − 1)``; the caller resolves ``B = None`` to
@@ -556,7 +618,8 @@ def alma_epoch(X, y, sw, order, p, alpha, B, C, fit_intercept, weights, log, car
     made so far, is the paper's ``k − 1``). Returns ``(n_mistakes, n_updates)``.
     """
     if p == 2.0:
-        return _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carry)
+        return _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carry,
+                            average)
     w, b, seen, corrections = weights
     count = seen[0]
     extra = 1.0 if fit_intercept else 0.0
@@ -587,6 +650,7 @@ def alma_epoch(X, y, sw, order, p, alpha, B, C, fit_intercept, weights, log, car
         if yf / size <= (1.0 - alpha) * gamma:
             eta = row_weight(sw, i) * C / (root * math.sqrt(k))
             step = eta * y[i] / size  # η_k y x̂ = (η_k y/‖x‖_p) x
+            _add_iterates(average, w, b, 1.0, count - 1)
             _link(w, b, fit_intercept, q, dual_w, dual_b)
             row_axpy(X, i, dual_w, step)
             if fit_intercept:
@@ -624,17 +688,52 @@ def _ogd_gradient(loss, y, f):
     return y if z <= 0.0 else 0.0  # perceptron: max(0, −y f)
 
 
+@register_jitable
+def ogd_rate(schedule, eta, power_t, t0, t):
+    """The step size ``η_t`` of the ``t``-th example (from 1), scikit-learn's
+    ``SGDClassifier`` schedules (``_plain_sgd``):
+
+    - ``CONSTANT`` and ``ADAPTIVE``: ``eta`` (the adaptive rate is divided by the
+      learner between epochs);
+    - ``INVSCALING``: ``eta/t^power_t`` (``eta/√t``, Zinkevich's, with
+      ``power_t = 0.5``, computed by ``sqrt`` as it always was);
+    - ``OPTIMAL``: ``eta/(t0 + t − 1)``, the caller passing ``eta = 1/α`` and
+      Bottou's ``t0`` (see ``OnlineGradientDescentLearner``).
+    """
+    if schedule == INVSCALING:
+        if power_t == 0.5:
+            return eta / math.sqrt(t)
+        return eta / math.pow(t, power_t)
+    if schedule == OPTIMAL:
+        return eta / (t0 + t - 1.0)
+    return eta
+
+
 @jit
-def ogd_epoch(X, y, sw, order, eta, loss, fit_intercept, weights, log):
+def ogd_epoch(X, y, sw, order, eta, loss, fit_intercept, weights, log, schedule=INVSCALING,
+              power_t=0.5, t0=0.0, average=None, penalty=None):
     """One pass of online gradient descent (Zinkevich 2003) over the rows ``order``.
 
     ``t = seen + 1`` for each row met (over every epoch and call),
-    ``η_t = eta/√t``, ``w += η_t sw g x`` with ``g`` = :func:`_ogd_gradient` for
-    ``loss`` = an :data:`OGD_LOSSES` code (hinge 0, logistic 1, squared 2,
-    perceptron 3).
+    ``η_t`` = :func:`ogd_rate` (default ``eta/√t``), ``w += η_t sw g x`` with ``g``
+    = :func:`_ogd_gradient` for ``loss`` = an :data:`OGD_LOSSES` code (hinge 0,
+    logistic 1, squared 2, perceptron 3).
 
     weights = (w, b, seen): float64 ``(d,)``, ``(1,)`` and int64 ``(1,)``, all
-    from 0. Returns ``(n_mistakes, n_updates)``.
+    from 0.
+    average = (u, beta) or None
+        Daumé's cached sums (:func:`~._online._average_step`): on an update
+        ``step x`` at example ``c``, ``u += c step x`` and ``β += c step``, so that
+        the mean of the weights after every example costs nothing on the others
+        (with a penalty ``u`` is kept by :mod:`._penalty` instead).
+    penalty = Penalty(params, scalars, q) or None
+        scikit-learn's L2/L1 regularisation, :mod:`._penalty`'s arrays, ``w``
+        kept as ``s · v``. The step varies with ``t``, so the shrink and the L1
+        step of each example are set here from ``params[L2_RATE] = (1 − ρ) α``
+        and ``params[L1_RATE] = ρ α``: ``decay = max(0, 1 − (1 − ρ) α η_t)``, the L1
+        penalty adds ``ρ α η_t`` (scikit-learn's order: shrink, step, truncate).
+
+    Returns ``(n_mistakes, n_updates)``.
     """
     w, b, seen = weights
     count = seen[0]
@@ -647,26 +746,46 @@ def ogd_epoch(X, y, sw, order, eta, loss, fit_intercept, weights, log):
         if row_weight(sw, i) == 0.0:
             continue
         count += 1
+        rate = ogd_rate(schedule, eta, power_t, t0, count)
         f = row_dot(X, i, w)
+        if penalty is not None:
+            f = scaled_dot(f, penalty)
         if fit_intercept:
             f += b[0]
         if y[i] * f <= 0.0:
             n_mistakes += 1
+        if penalty is not None:
+            params = penalty.params
+            params[DECAY] = max(0.0, 1.0 - params[L2_RATE] * rate)
+            params[L1_STEP] = params[L1_RATE] * rate
+            decay(w, average, penalty)
         g = _ogd_gradient(loss, y[i], f)
         if g != 0.0:
-            step = eta / math.sqrt(count) * row_weight(sw, i) * g
-            row_axpy(X, i, w, step)
+            step = rate * row_weight(sw, i) * g
+            if penalty is None:
+                row_axpy(X, i, w, step)
+            else:
+                scaled_axpy(X, i, w, step, average, penalty)
             if fit_intercept:
                 b[0] += step
+            if average is not None:
+                _average_step(X, i, average, float(count) * step, fit_intercept, penalty)
             if log is not None:
                 _log_step(log, n_updates, i, f, count)
             n_updates += 1
+        if penalty is not None:
+            if penalty.params[L1_STEP] > 0.0:
+                truncate(X, i, w, average, penalty)
+            end_example(penalty)
+    if penalty is not None:
+        fold(w, average, penalty)
     seen[0] = count
     return n_mistakes, n_updates
 
 
 @jit
-def winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log):
+def winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log,
+                 average=None):
     """One pass of Winnow2 (Littlestone 1988) over the rows ``order``.
 
     ``f = w·x + b − threshold``; on ``y f <= 0``: ``w_i *= alpha^(sw y x_i)`` (and
@@ -692,6 +811,7 @@ def winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log)
             f += b[0]
         if y[i] * f <= 0.0:
             exponent = row_weight(sw, i) * y[i]  # promotion (y = +1) or demotion
+            _add_iterates(average, w, b, 1.0, count - 1)
             row_scale_pow(X, i, w, alpha, exponent)
             if fit_intercept:
                 b[0] = max(b[0] * alpha ** exponent, SMALLEST_WEIGHT)
@@ -703,7 +823,8 @@ def winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log)
 
 
 @jit
-def balanced_winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log):
+def balanced_winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weights, log,
+                          average=None):
     """One pass of Balanced Winnow (Littlestone 1988; Grove et al. 2001) over the
     rows ``order``.
 
@@ -731,6 +852,7 @@ def balanced_winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weig
             f += b_u[0] - b_v[0]
         if y[i] * f <= 0.0:
             exponent = row_weight(sw, i) * y[i]
+            _add_iterate_differences(average, u, v, b_u, b_v, count - 1)
             row_scale_pow(X, i, u, alpha, exponent)
             row_scale_pow(X, i, v, alpha, -exponent)
             if fit_intercept:
@@ -744,7 +866,7 @@ def balanced_winnow_epoch(X, y, sw, order, alpha, threshold, fit_intercept, weig
 
 
 @jit
-def pnorm_epoch(X, y, sw, order, p, fit_intercept, weights, log):
+def pnorm_epoch(X, y, sw, order, p, fit_intercept, weights, log, average=None):
     """One pass of the p-norm perceptron (Grove et al. 2001; Gentile 2003) over the
     rows ``order``.
 
@@ -773,6 +895,7 @@ def pnorm_epoch(X, y, sw, order, p, fit_intercept, weights, log):
             f += b[0]
         if y[i] * f <= 0.0:
             step = row_weight(sw, i) * y[i]
+            _add_iterates(average, w, b, 1.0, count - 1)
             row_axpy(X, i, theta, step)
             if fit_intercept:
                 theta_b[0] += step

@@ -23,7 +23,7 @@ counters added as the examples ``seen`` are.
 """
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from sklearn.utils._param_validation import StrOptions
@@ -34,7 +34,10 @@ from ..base import constraints as _constraints
 from ..base._mistakes import CountsMistakes, MistakeCounts
 from ..base._parameters import RealNumber
 from ..base._registry import register
+from .._kernels._penalty import TRACKS, Penalty
+from ._averaged import Averaging
 from ._online import update_log
+from ._penalty import Regularized
 from ._probabilities import LogisticProbabilities
 
 #: The parameters every first-order rule shares, in the family's order.
@@ -61,7 +64,78 @@ class FirstOrderState(MistakeCounts):
     :meth:`warm` is what a ``warm_start`` fit takes from the previous fit's
     state: the weights and every weight-like array (``θ``, ``v``), never the
     counters (the examples seen, ALMA's corrections, the mistakes), which start
-    afresh as in a new run."""
+    afresh as in a new run.
+
+    With ``average=True`` (ROMMA, ALMA, Winnow, Balanced Winnow, the p-norm
+    perceptron) the state also keeps the sums of the model's weights after every
+    example (before Winnow's threshold): ``sum_coef``, ``sum_intercept`` and
+    ``summed``, the examples they hold (the kernels add the weights lazily, before
+    each update; the weights held since then count ``seen − summed`` times more:
+    :meth:`completed`). ``None`` without averaging. The model publishes their
+    mean. Mixed, the shards' completed sums add up (each went on from the same
+    sums), as the examples ``seen`` do: the mean is over every weight vector any
+    shard held."""
+
+    sum_coef: np.ndarray = field(default=None, kw_only=True)
+    sum_intercept: np.ndarray = field(default=None, kw_only=True)
+    summed: np.ndarray = field(default=None, kw_only=True)
+
+    def with_sums(self, coef):
+        """This state with empty sums, for weights shaped as ``coef``."""
+        return replace(self, sum_coef=np.zeros(coef.shape), sum_intercept=np.zeros(1),
+                       summed=np.zeros(1, dtype=np.int64))
+
+    def kernel_iterates(self):
+        """``(sum_w, sum_b, summed)`` for the kernels, or ``None``."""
+        if self.sum_coef is None:
+            return None
+        return self.sum_coef, self.sum_intercept, self.summed
+
+    def model_weights(self, coef, intercept):
+        """The model's weights from the running ones, before a threshold (Balanced
+        Winnow's ``u − v``)."""
+        return coef, intercept
+
+    def completed(self, coef, intercept, seen):
+        """The sums of the model's weights after each of the ``seen`` examples: the
+        kept sums and the current weights ``seen − summed`` times."""
+        coef, intercept = self.model_weights(coef, intercept)
+        times = seen - int(self.summed[0])
+        return self.sum_coef + times * coef, self.sum_intercept + times * intercept
+
+    def mean_weights(self, coef, intercept, seen):
+        """The mean of the model's weights after every example (before a threshold),
+        or the weights themselves without averaging or before any example."""
+        if self.sum_coef is None or seen == 0:
+            return self.model_weights(coef, intercept)
+        total_coef, total_intercept = self.completed(coef, intercept, seen)
+        return total_coef / seen, total_intercept / seen
+
+    def published(self, coef, intercept, seen):
+        return self.mean_weights(coef, intercept, seen)
+
+    def mixed_sums(self, before, parts, seen):
+        """The fields of the sums after mixing the shards' copies ``parts`` of the
+        problem ``before`` (whose state this is): complete to ``seen``."""
+        if self.sum_coef is None:
+            return {}
+        start = self.completed(before.coef, before.intercept, int(before.seen[0]))
+        totals = [p.state.completed(p.coef, p.intercept, int(p.seen[0])) for p in parts]
+        return {"sum_coef": _added(start[0], [total[0] for total in totals]),
+                "sum_intercept": _added(start[1], [total[1] for total in totals]),
+                "summed": np.array([seen], dtype=np.int64)}
+
+    def mixed(self, before, parts, mu, coef, intercept, seen):
+        return replace(self, mistakes=self.mixed_mistakes(parts),
+                       **self.mixed_sums(before, parts, seen))
+
+    def renumber(self, move):
+        if self.sum_coef is not None:
+            move(self.sum_coef)
+
+    def is_finite(self, problem):
+        sums = () if self.sum_coef is None else (self.sum_coef, self.sum_intercept)
+        return super().is_finite(problem) and all(np.all(np.isfinite(a)) for a in sums)
 
     def warm(self, previous):
         """This fresh state with the weight-like arrays of ``previous``."""
@@ -81,7 +155,8 @@ class Corrections(FirstOrderState):
         start = int(self.corrections[0])
         total = start + sum(int(part.state.corrections[0]) - start for part in parts)
         return replace(self, corrections=np.array([total], dtype=np.int64),
-                       mistakes=self.mixed_mistakes(parts))
+                       mistakes=self.mixed_mistakes(parts),
+                       **self.mixed_sums(before, parts, seen))
 
 
 @dataclass
@@ -93,6 +168,7 @@ class Threshold(FirstOrderState):
     threshold: float
 
     def published(self, coef, intercept, seen):
+        coef, intercept = self.mean_weights(coef, intercept, seen)
         return coef, intercept - self.threshold
 
 
@@ -106,16 +182,22 @@ class Balanced(FirstOrderState):
     intercept_v: np.ndarray
     threshold: float
 
+    def model_weights(self, coef, intercept):
+        return coef - self.v, intercept - self.intercept_v
+
     def published(self, coef, intercept, seen):
-        return coef - self.v, intercept - self.intercept_v - self.threshold
+        coef, intercept = self.mean_weights(coef, intercept, seen)
+        return coef, intercept - self.threshold
 
     def mixed(self, before, parts, mu, coef, intercept, seen):
         return replace(self, v=_mix(self.v, [p.state.v for p in parts], mu),
                        intercept_v=_mix(self.intercept_v, [p.state.intercept_v for p in parts],
                                         mu),
-                       mistakes=self.mixed_mistakes(parts))
+                       mistakes=self.mixed_mistakes(parts),
+                       **self.mixed_sums(before, parts, seen))
 
     def renumber(self, move):
+        super().renumber(move)
         move(self.v)
 
     def warm(self, previous):
@@ -146,9 +228,11 @@ class DualWeights(FirstOrderState):
         if self.fit_intercept:
             intercept[...] = linked
         return replace(self, theta=theta, theta_intercept=theta_intercept,
-                       mistakes=self.mixed_mistakes(parts))
+                       mistakes=self.mixed_mistakes(parts),
+                       **self.mixed_sums(before, parts, seen))
 
     def renumber(self, move):
+        super().renumber(move)
         move(self.theta)
 
     def is_finite(self, problem):
@@ -158,6 +242,48 @@ class DualWeights(FirstOrderState):
     def warm(self, previous):
         return replace(self, theta=previous.theta.copy(),
                        theta_intercept=previous.theta_intercept.copy())
+
+
+@dataclass
+class StepSize(FirstOrderState):
+    """Online gradient descent's state with ``learning_rate="adaptive"``: the current
+    step size ``rate`` (from ``eta``; divided by 5 each time the stopping rule's
+    stall comes while it is above 1e-6, see :class:`OnlineGradientDescentLearner`).
+    ``None`` for the other schedules. The shards of a mixed epoch all step with the
+    driver's rate, so the mixed state keeps it."""
+
+    rate: float = field(default=None, kw_only=True)
+
+
+@dataclass
+class AveragedSteps(StepSize, Averaging):
+    """Online gradient descent with ``average=True``: :class:`Averaging`'s sums (the
+    mean of the weights after every example, by Daumé's cached weights, exact under
+    the penalty's shrink), the mistakes and the adaptive rate."""
+
+    @classmethod
+    def begin(cls, coef, intercept, *, decayed, rate):
+        """Empty sums for running weights from ``coef``, ``intercept``."""
+        return replace(cls.start(coef, intercept, decayed), rate=rate)
+
+    # Averaging's, not FirstOrderState's (whose sums are the other rules' averaging)
+    published = Averaging.published
+    renumber = Averaging.renumber
+    is_finite = Averaging.is_finite
+    kernel_average = Averaging.kernel_average
+
+    def mixed(self, before, parts, mu, coef, intercept, seen):
+        averaged = Averaging.mixed(self, before, parts, mu, coef, intercept, seen)
+        return replace(self, u=averaged.u, beta=averaged.beta, window=averaged.window,
+                       mistakes=self.mixed_mistakes(parts))
+
+
+def _added(start, parts):
+    """``s + Σ (sᵢ − s)``: what every shard added to ``start``."""
+    total = start.copy()
+    for part in parts:
+        total += part - start
+    return total
 
 
 def _mix(start, parts, mu):
@@ -210,6 +336,35 @@ class FirstOrderLearner(Traced, ErrorFreeStop, LinearLearner):
 
     _advice = _ADVICE
 
+    #: whether the rule's kernel takes the sums of ``average=True`` (its last argument):
+    #: the state's sums of the weights after every example (ROMMA, ALMA, the Winnows,
+    #: the p-norm perceptron; online gradient descent keeps Daumé's cached sums instead)
+    _sums_iterates = False
+
+    def _averages_iterates(self):
+        return self._sums_iterates and bool(getattr(self, "average", False))
+
+    def _confirms_on_weights(self, problem):
+        # the mean lags the running weights: a mistake-free epoch is confirmed on it
+        return self._averages_iterates() or super()._confirms_on_weights(problem)
+
+    def _before_training(self, problems, shards, backend, partial):
+        super()._before_training(problems, shards, backend, partial)
+        if self._sums_iterates:
+            for problem in problems:
+                if (problem.state.sum_coef is not None) != self._averages_iterates():
+                    raise ValueError(
+                        f"average was changed to {self.average} between partial_fit calls; "
+                        "the mean kept so far cannot follow. Keep average fixed, or fit "
+                        "afresh."
+                    )
+
+    def publish(self, problems):
+        fitted = super().publish(problems)
+        if getattr(self, "average", False):
+            fitted["n_examples_"] = int(max(p.seen[0] for p in problems))
+        return fitted
+
     def _starting_weights(self, n_features, rngs):
         return [(np.zeros(n_features), 0.0) for _ in rngs]
 
@@ -225,7 +380,12 @@ class FirstOrderLearner(Traced, ErrorFreeStop, LinearLearner):
             if previous is not None:
                 problem.coef[...] = previous[k].coef
                 problem.intercept[...] = previous[k].intercept
-                problem.state = problem.state.warm(previous[k].state)
+                # a fresh state for the weights the run now starts from (the averaging
+                # sums' start), then what it takes from the previous fit
+                problem.state = self._new_state(problem.coef, problem.intercept).warm(
+                    previous[k].state)
+            if self._averages_iterates():
+                problem.state = problem.state.with_sums(problem.coef)
             if problem.recorder is not None:
                 problem.recorder = self._new_recorder(*problem.published(), problem.classes)
         return problems
@@ -234,6 +394,9 @@ class FirstOrderLearner(Traced, ErrorFreeStop, LinearLearner):
         """One epoch of ``kernel(X, y, sw, order, *params, fit_intercept, weights,
         log, *carry)``: counts its mistakes and returns its updates (with a trace,
         see :func:`run_traced`)."""
+        if self._sums_iterates:
+            carry = carry + (problem.state.kernel_iterates(),)
+
         def call(order, log):
             return kernel(data.Xk, data.y, data.kernel_sw, order, *params, self.fit_intercept,
                           weights, log, *carry)
@@ -289,6 +452,8 @@ def run_traced(problem, data, order, call, multiclass=False):
 class ROMMALearner(FirstOrderLearner):
     """ROMMA: the kernel's projection onto the two constraints."""
 
+    _sums_iterates = True
+
     def _separable_data_converge(self, problem):
         return True  # a perceptron-like mistake bound on separable data
 
@@ -307,6 +472,8 @@ class ROMMALearner(FirstOrderLearner):
 class ALMALearner(FirstOrderLearner):
     """ALMA_p: the kernel's step in the dual space and projection into the q-ball."""
 
+    _sums_iterates = True
+
     def _separable_data_converge(self, problem):
         return True  # a perceptron-like mistake bound on separable data
 
@@ -317,7 +484,7 @@ class ALMALearner(FirstOrderLearner):
 
     def _epoch(self, problem, data, order):
         B = 1.0 / self.alpha if self.B is None else float(self.B)
-        carry = ()
+        carry = (None,)
         if self.p == 2.0 and problem.recorder is None:  # w = s·v over the epoch's blocks
             if getattr(problem, "_carry", None) is None:
                 problem._carry = np.zeros(3)
@@ -334,20 +501,107 @@ class ALMALearner(FirstOrderLearner):
             problem._carry = None
 
 
-class OnlineGradientDescentLearner(FirstOrderLearner):
-    """Online gradient descent: ``w += η/√t · g x``, ``t`` the problem's ``seen``."""
+class OnlineGradientDescentLearner(Regularized, FirstOrderLearner):
+    """Online gradient descent: ``w += η_t g x``, ``t`` the problem's ``seen``, with
+    scikit-learn's schedules, penalty (:class:`Regularized`: the perceptron's
+    machinery) and averaging (:class:`AveragedSteps`)."""
+
+    #: the adaptive rate stops being divided below this (scikit-learn's ``_plain_sgd``)
+    ADAPTIVE_FLOOR = 1e-6
+
 
     def _updates_right_rows(self):
         return self.loss != "perceptron"
 
+    def _confirms_on_weights(self, problem):
+        # the mean lags the running weights: a mistake-free epoch is confirmed on it
+        return bool(self.average) or self._updates_right_rows()
+
+    def _new_state(self, coef, intercept):
+        rate = float(self.eta) if self.learning_rate == "adaptive" else None
+        if self.average:
+            return AveragedSteps.begin(coef, intercept, decayed=self.penalty is not None,
+                                       rate=rate)
+        return FirstOrderState() if rate is None else StepSize(rate=rate)
+
+    def _before_training(self, problems, shards, backend, partial):
+        if self.learning_rate == "optimal" and self.alpha == 0.0:
+            raise ValueError(
+                "learning_rate='optimal' steps by 1/(alpha (t0 + t)), which alpha=0 makes "
+                "infinite; set alpha > 0 (e.g. 1e-4, scikit-learn's default), or choose "
+                "another learning_rate."
+            )
+        for problem in problems:
+            state = problem.state
+            if isinstance(state, Averaging) != bool(self.average):
+                raise ValueError(
+                    f"average was changed to {self.average} between partial_fit calls; the "
+                    "mean kept so far cannot follow. Keep average fixed, or fit afresh."
+                )
+            if (getattr(state, "rate", None) is not None) != (self.learning_rate == "adaptive"):
+                raise ValueError(
+                    "learning_rate was changed to or from 'adaptive' between partial_fit "
+                    "calls; the adaptive rate is kept by the run. Keep it fixed, or fit "
+                    "afresh."
+                )
+        super()._before_training(problems, shards, backend, partial)
+
+    def _penalty_arrays(self, problem):
+        """The perceptron's penalty arrays and two more entries: the shrink and the L1
+        step per unit of step size, which the kernel turns into each example's own
+        (the step changes with ``t``)."""
+        penalty = super()._penalty_arrays(problem)
+        rho, alpha = self._l1_ratio(), float(self.alpha)
+        params = np.append(penalty.params, [(1.0 - rho) * alpha, rho * alpha])
+        params[TRACKS] = 0.0  # the stopping rule watches mistakes, not the objective
+        return Penalty(params, penalty.scalars, penalty.q)
+
+    def _schedule(self, problem):
+        """``(eta, schedule, t0)`` for the kernel's :func:`~rosenblatt._kernels.
+        _first_order.ogd_rate`. ``"optimal"``: ``η_t = 1/(α (t0 + t − 1))`` with
+        Bottou's ``t0`` as scikit-learn computes it: a typical weight
+        ``typw = √(1/√α)``, a first step ``η_0 = typw/max(1, −g(1, −typw))`` and
+        ``t0 = 1/(η_0 α)``, so that the first step is ``η_0``."""
+        kind = _first_order.OGD_SCHEDULES[self.learning_rate]
+        if self.learning_rate == "optimal":
+            alpha = float(self.alpha)
+            typw = math.sqrt(1.0 / math.sqrt(alpha))
+            slope = -_first_order._ogd_gradient(_first_order.OGD_LOSSES[self.loss], 1.0, -typw)
+            first = typw / max(1.0, slope)
+            return 1.0 / alpha, kind, 1.0 / (first * alpha)
+        if self.learning_rate == "adaptive":
+            return float(problem.state.rate), kind, 0.0
+        return float(self.eta), kind, 0.0
+
     def _epoch(self, problem, data, order):
+        eta, kind, t0 = self._schedule(problem)
         return self._run(problem, data, order, _first_order.ogd_epoch,
-                         (float(self.eta), _first_order.OGD_LOSSES[self.loss]),
-                         (problem.coef, problem.intercept, problem.seen))
+                         (eta, _first_order.OGD_LOSSES[self.loss]),
+                         (problem.coef, problem.intercept, problem.seen),
+                         (kind, float(self.power_t), t0, problem.state.kernel_average(),
+                          problem.penalty))
+
+    def _stop(self, problem, end):
+        """The stopping rule; with ``learning_rate="adaptive"`` its stall (the
+        mistakes not falling by ``tol × n_samples`` for ``n_iter_no_change``
+        epochs) divides the rate by 5 and goes on, as scikit-learn's stall does,
+        until the rate is at most 1e-6, when the stall ends the run."""
+        reason = problem.stop_reason
+        stop = super()._stop(problem, end)
+        if stop and problem.stop_reason == "tol" and self.learning_rate == "adaptive" and \
+                problem.state.rate > self.ADAPTIVE_FLOOR:
+            problem.state.rate /= 5.0
+            problem.n_no_improvement = 0
+            problem.stop_reason = reason
+            return False
+        return stop
+
 
 
 class WinnowLearner(FirstOrderLearner):
     """Winnow2: multiplicative promotions and demotions on a mistake."""
+
+    _sums_iterates = True
 
     def _updates_right_rows(self):
         return False
@@ -387,6 +641,8 @@ class BalancedWinnowLearner(WinnowLearner):
 
 class PNormLearner(FirstOrderLearner):
     """The p-norm perceptron: ``θ`` sums the mistakes, ``w = g_p(θ)``."""
+
+    _sums_iterates = True
 
     def _separable_data_converge(self, problem):
         return True  # a perceptron-like mistake bound on separable data
@@ -448,6 +704,14 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
     aggressive : bool, default=False
         Update on every row with ``y f < 1`` (aggressive ROMMA), not only on
         mistakes; the trained weights then reach a margin of 1 sooner.
+    average : bool, default=False
+        Publish as ``coef_``/``intercept_`` the mean of the model's weights after every
+        example met, over every epoch and ``partial_fit`` call (``n_examples_`` of
+        them); the updates are unchanged. No paper of this rule defines an averaged
+        form: it is the generic online-to-batch average of Cesa-Bianchi, Conconi &
+        Gentile (2004), the averaged perceptron's mean, which Carvalho & Cohen (2006)
+        found to help single-pass online learners. The sums cost O(n_features) per
+        update (the weights are added lazily, between updates at no cost).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
@@ -502,6 +766,9 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
     n_mistakes_ : ndarray of shape (n_epochs,)
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
+    n_examples_ : int
+        With ``average=True``: the examples the mean is over (the largest over the
+        problems).
     converged_ : bool
         Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
         never ``True`` otherwise: a stop by ``tol`` is not convergence.
@@ -516,6 +783,8 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
     Notes
     -----
     ``ParameterMixing`` averages the shards' weights, as for the perceptron.
+    With ``average=True`` the shards' sums of the weights
+    they held add up, and the mean is over all of them.
 
     References
     ----------
@@ -537,15 +806,16 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
     (3, [1.6667, 1.6667, 1.0, 1.0])
     """
 
-    _PARAMETERS = ("aggressive",) + ONLINE_RULE_PARAMETERS
+    _PARAMETERS = ("aggressive", "average") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("aggressive",), aggressive=["boolean"]
+        ("aggressive", "average"), aggressive=["boolean"]
     )
 
     def __init__(
         self,
         *,
         aggressive=False,
+        average=False,
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
@@ -558,6 +828,7 @@ class ROMMA(OnlineMixin, LinearModel, PerceptronClassifier):
         n_jobs=None,
     ):
         self.aggressive = aggressive
+        self.average = average
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
@@ -608,6 +879,14 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     C : float, default=sqrt(2)
         Scale of the step ``η_k`` (> 0, at most 1e100: the norm of a larger
         step overflows float64); the paper's ``√2``.
+    average : bool, default=False
+        Publish as ``coef_``/``intercept_`` the mean of the model's weights after every
+        example met, over every epoch and ``partial_fit`` call (``n_examples_`` of
+        them); the updates are unchanged. No paper of this rule defines an averaged
+        form: it is the generic online-to-batch average of Cesa-Bianchi, Conconi &
+        Gentile (2004), the averaged perceptron's mean, which Carvalho & Cohen (2006)
+        found to help single-pass online learners. The sums cost O(n_features) per
+        update (the weights are added lazily, between updates at no cost).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
@@ -662,6 +941,9 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     n_mistakes_ : ndarray of shape (n_epochs,)
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
+    n_examples_ : int
+        With ``average=True``: the examples the mean is over (the largest over the
+        problems).
     converged_ : bool
         Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
         never ``True`` otherwise: a stop by ``tol`` is not convergence.
@@ -679,6 +961,8 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     q-ball (a convex combination of points of a ball), and adds their
     corrections as it adds the examples seen, so that ``γ_k`` and ``η_k`` go on
     shrinking as if the corrections had been made one after another.
+    With ``average=True`` the shards' sums of the weights
+    they held add up, and the mean is over all of them.
 
     References
     ----------
@@ -696,9 +980,9 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
     ([1, 0], 1)
     """
 
-    _PARAMETERS = ("p", "alpha", "B", "C") + ONLINE_RULE_PARAMETERS
+    _PARAMETERS = ("p", "alpha", "B", "C", "average") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("p", "alpha", "B", "C"),
+        ("p", "alpha", "B", "C", "average"),
         p=[RealNumber(2, None, closed="left")],
         alpha=[RealNumber(0, 1, closed="right")],
         B=[RealNumber(0, None, closed="neither"), None],
@@ -713,6 +997,7 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
         alpha=0.9,
         B=None,
         C=math.sqrt(2),
+        average=False,
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
@@ -728,6 +1013,7 @@ class ALMA(OnlineMixin, LinearModel, PerceptronClassifier):
         self.alpha = alpha
         self.B = B
         self.C = C
+        self.average = average
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
@@ -748,8 +1034,8 @@ class OnlineGradientDescent(LogisticProbabilities, OnlineMixin, LinearModel,
     """Online gradient descent on a convex loss (Zinkevich 2003; LIBOL's ``OGD``).
 
     ``t`` counts every row met, over every epoch and ``partial_fit`` call, and
-    ``η_t = eta/√t``. Each row moves the weights along the loss's negative
-    gradient at ``f = w·x + b``: ``w += η_t g x`` and ``b += η_t g``, with
+    ``η_t = eta/√t`` by default. Each row moves the weights along the loss's
+    negative gradient at ``f = w·x + b``: ``w += η_t g x`` and ``b += η_t g``, with
 
     - ``"hinge"``: ``g = y`` when ``y f < 1``, for ``max(0, 1 − y f)``;
     - ``"logistic"``: ``g = y/(1 + exp(y f))``, for ``log(1 + exp(−y f))``;
@@ -758,6 +1044,23 @@ class OnlineGradientDescent(LogisticProbabilities, OnlineMixin, LinearModel,
 
     ``eta/√t`` is Zinkevich's step, with regret ``O(√T)`` against any fixed
     weights; sample and class weights multiply the step.
+
+    The options are scikit-learn's ``SGDClassifier``'s, with its names except
+    ``eta`` (its ``eta0``): ``learning_rate`` picks the schedule of ``η_t``,
+    ``penalty``/``alpha``/``l1_ratio`` regularise as :class:`~rosenblatt.Perceptron`
+    does (the same code: the L2 shrink ``1 − (1 − l1_ratio) α η_t`` before each
+    step, then the cumulative L1 truncation of Tsuruoka et al. 2009), and
+    ``average=True`` publishes the mean of the weights after every example.
+    ``OnlineGradientDescent(eta=e, loss=L, learning_rate=r, power_t=p, penalty=P,
+    alpha=a, l1_ratio=l, average=A, shuffle="none", tol=None)`` takes the steps
+    of ``SGDClassifier(eta0=e, loss=L', learning_rate=r, power_t=p, penalty=P,
+    alpha=a, l1_ratio=l, average=A, shuffle=False, tol=None)`` on dense data, with
+    ``L'`` = ``"hinge"``, ``"log_loss"``, ``"squared_error"``, ``"perceptron"``
+    (scikit-learn's sparse path shrinks the intercept step; with an L1 part and
+    ``average`` its mean is taken before each truncation, ours after). Only the
+    defaults differ: ``learning_rate="invscaling"`` with ``eta=1`` (Zinkevich's
+    ``1/√t``, this class's rule from the start) where scikit-learn has
+    ``"optimal"`` and ``eta0=0.01``, and ``penalty=None`` where it has ``"l2"``.
 
     Probabilities: with ``loss="logistic"`` the rule descends the log-loss of
     the logistic model, and ``predict_proba`` gives its ``σ(w·x + b)``
@@ -769,9 +1072,44 @@ class OnlineGradientDescent(LogisticProbabilities, OnlineMixin, LinearModel,
     Parameters
     ----------
     eta : float, default=1.0
-        Scale of the step ``eta/√t`` (> 0).
+        The base step size (> 0), scikit-learn's ``eta0``: ``η_t = eta/t^power_t``
+        (``"invscaling"``), ``eta`` (``"constant"``) or the starting rate of
+        ``"adaptive"``; not used by ``"optimal"``.
     loss : {"hinge", "logistic", "squared", "perceptron"}, default="hinge"
         The loss whose gradient is followed.
+    learning_rate : {"invscaling", "constant", "optimal", "adaptive"}, default="invscaling"
+        The schedule of the step ``η_t``, ``t`` the examples met from 1:
+
+        - ``"invscaling"``: ``eta/t^power_t`` (``eta/√t``, Zinkevich's);
+        - ``"constant"``: ``eta``;
+        - ``"optimal"``: ``1/(alpha (t0 + t − 1))``, with Bottou's ``t0``
+          (scikit-learn's: ``t0 = 1/(η₀ alpha)``, ``η₀ = √(1/√alpha)``, so that the
+          first step is about the size of a typical weight); needs ``alpha > 0``;
+        - ``"adaptive"``: ``eta``, divided by 5 each time the stopping rule
+          stalls (the epoch's mistakes not falling by ``tol × n_samples`` for
+          ``n_iter_no_change`` epochs) instead of stopping, until it is at most
+          1e-6, when the stall ends the run. scikit-learn watches its objective
+          (loss plus penalty) for this; here, as for stopping, the mistakes.
+          Without ``tol`` the rate never changes.
+    power_t : float, default=0.5
+        The exponent of ``"invscaling"``.
+    penalty : {"l2", "l1", "elasticnet"} or None, default=None
+        Regularisation as in scikit-learn: before each step the weights shrink by
+        ``max(0, 1 − (1 − l1_ratio) alpha η_t)`` (the L2 part), and after it the L1
+        part moves the weights of the example's features towards 0 by the penalty
+        accumulated so far, never past 0 (Tsuruoka et al. 2009; for dense rows every
+        feature, for CSR rows the stored ones). The bias is not penalised. ``None``:
+        plain gradient steps.
+    alpha : float, default=0.0001
+        Strength of the penalty (>= 0), and the scale of ``"optimal"``'s steps.
+    l1_ratio : float, default=0.15
+        Share of L1 in ``"elasticnet"`` (0: L2 only, 1: L1 only).
+    average : bool, default=False
+        Publish as ``coef_``/``intercept_`` the mean of the weights after every
+        example met, over every epoch and ``partial_fit`` call (averaged SGD,
+        Polyak & Juditsky 1992; scikit-learn's ``average=True``), kept at no cost
+        per example by the averaged perceptron's sums (Daumé Alg. 7), exact under
+        the penalty's shrink. ``n_examples_`` is the number of weights averaged.
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
@@ -824,6 +1162,9 @@ class OnlineGradientDescent(LogisticProbabilities, OnlineMixin, LinearModel,
     n_mistakes_ : ndarray of shape (n_epochs,)
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
+    n_examples_ : int
+        With ``average=True``: the examples the mean is over (the largest over the
+        problems).
     converged_ : bool
         Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
         never ``True`` otherwise: a stop by ``tol`` is not convergence.
@@ -838,7 +1179,11 @@ class OnlineGradientDescent(LogisticProbabilities, OnlineMixin, LinearModel,
     Notes
     -----
     ``ParameterMixing`` averages the shards' weights and adds the rows they
-    met into ``t``, so the step keeps shrinking as over one pass of every row.
+    met into ``t``, so the step keeps shrinking as over one pass of every row;
+    the adaptive rate is the driver's, the penalty's L1 memory mixes as the
+    weights (as for the perceptron), and with ``average=True`` the sums of the
+    weights the shards held add up, and the model publishes the mean over the
+    last mixed epoch (as :class:`~rosenblatt.AveragedPerceptron` does).
 
     References
     ----------
@@ -854,12 +1199,22 @@ class OnlineGradientDescent(LogisticProbabilities, OnlineMixin, LinearModel,
     >>> model = OnlineGradientDescent(loss="logistic", shuffle="none").fit(X, y)
     >>> model.coef_.round(4).tolist(), model.n_mistakes_.tolist()
     ([[1.5736, 0.6841]], [1, 0])
+
+    scikit-learn's defaults, averaged: an L2 penalty and the ``"optimal"`` schedule.
+
+    >>> model = OnlineGradientDescent(learning_rate="optimal", penalty="l2", average=True,
+    ...                               shuffle="none").fit(X, y)
+    >>> model.coef_.round(4).tolist(), model.n_examples_, model.n_mistakes_.tolist()
+    ([[19.9303, 9.9652]], 8, [1, 0])
     """
 
-    _PARAMETERS = ("eta", "loss") + ONLINE_RULE_PARAMETERS
+    _PARAMETERS = ("eta", "loss", "learning_rate", "power_t", "penalty", "alpha", "l1_ratio",
+                   "average") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("eta", "loss"),
+        ("eta", "loss", "learning_rate", "power_t", "penalty", "alpha", "l1_ratio", "average"),
         loss=[StrOptions(set(_first_order.OGD_LOSSES))],
+        learning_rate=[StrOptions(set(_first_order.OGD_SCHEDULES))],
+        power_t=[RealNumber(None, None, closed="neither")],
     )
 
     def __init__(
@@ -867,6 +1222,12 @@ class OnlineGradientDescent(LogisticProbabilities, OnlineMixin, LinearModel,
         *,
         eta=1.0,
         loss="hinge",
+        learning_rate="invscaling",
+        power_t=0.5,
+        penalty=None,
+        alpha=0.0001,
+        l1_ratio=0.15,
+        average=False,
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
@@ -880,6 +1241,12 @@ class OnlineGradientDescent(LogisticProbabilities, OnlineMixin, LinearModel,
     ):
         self.eta = eta
         self.loss = loss
+        self.learning_rate = learning_rate
+        self.power_t = power_t
+        self.penalty = penalty
+        self.alpha = alpha
+        self.l1_ratio = l1_ratio
+        self.average = average
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
@@ -928,6 +1295,14 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
         The threshold ``θ`` of ``w·x > θ``; ``None``: ``n_features/2``.
     w0 : float, default=1.0
         The starting weight of every feature (> 0).
+    average : bool, default=False
+        Publish as ``coef_``/``intercept_`` the mean of the model's weights after every
+        example met, over every epoch and ``partial_fit`` call (``n_examples_`` of
+        them); the updates are unchanged. No paper of this rule defines an averaged
+        form: it is the generic online-to-batch average of Cesa-Bianchi, Conconi &
+        Gentile (2004), the averaged perceptron's mean, which Carvalho & Cohen (2006)
+        found to help single-pass online learners. The sums cost O(n_features) per
+        update (the weights are added lazily, between updates at no cost).
     fit_intercept : bool, default=False
         Learn a bias ``b`` (from ``w0``) as the weight of a constant feature 1,
         multiplicatively like any weight: it stays positive, so the boundary's
@@ -981,6 +1356,9 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     n_mistakes_ : ndarray of shape (n_epochs,)
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
+    n_examples_ : int
+        With ``average=True``: the examples the mean is over (the largest over the
+        problems).
     converged_ : bool
         Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
         never ``True`` otherwise: a stop by ``tol`` is not convergence.
@@ -1000,6 +1378,8 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     the rule goes on from it as from any positive start (the geometric mean,
     averaging the exponents, would be the other choice; the arithmetic mean is
     the engine's, and one shard is the serial fit bit for bit).
+    With ``average=True`` the shards' sums of the weights
+    they held add up, and the mean is over all of them.
 
     References
     ----------
@@ -1019,9 +1399,9 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
     ([[8.0, 0.5, 0.5, 8.0, 0.5, 0.25, 0.25, 1.0]], [-4.0], [6, 2, 0])
     """
 
-    _PARAMETERS = ("alpha", "threshold", "w0") + ONLINE_RULE_PARAMETERS
+    _PARAMETERS = ("alpha", "threshold", "w0", "average") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("alpha", "threshold", "w0"),
+        ("alpha", "threshold", "w0", "average"),
         alpha=[RealNumber(1, None, closed="neither")],
         threshold=[RealNumber(None, None, closed="neither"), None],
         w0=[RealNumber(0, None, closed="neither")],
@@ -1033,6 +1413,7 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
         alpha=2.0,
         threshold=None,
         w0=1.0,
+        average=False,
         fit_intercept=False,
         max_iter=1000,
         tol=1e-3,
@@ -1047,6 +1428,7 @@ class Winnow(OnlineMixin, LinearModel, PerceptronClassifier):
         self.alpha = alpha
         self.threshold = threshold
         self.w0 = w0
+        self.average = average
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
@@ -1090,6 +1472,14 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
         The threshold ``θ`` of ``(u − v)·x > θ``.
     w0 : float, default=1.0
         The starting value of every component of ``u`` and ``v`` (> 0).
+    average : bool, default=False
+        Publish as ``coef_``/``intercept_`` the mean of the model's weights after every
+        example met, over every epoch and ``partial_fit`` call (``n_examples_`` of
+        them); the updates are unchanged. No paper of this rule defines an averaged
+        form: it is the generic online-to-batch average of Cesa-Bianchi, Conconi &
+        Gentile (2004), the averaged perceptron's mean, which Carvalho & Cohen (2006)
+        found to help single-pass online learners. The sums cost O(n_features) per
+        update (the weights are added lazily, between updates at no cost).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
@@ -1142,6 +1532,9 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
     n_mistakes_ : ndarray of shape (n_epochs,)
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
+    n_examples_ : int
+        With ``average=True``: the examples the mean is over (the largest over the
+        problems).
     converged_ : bool
         Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
         never ``True`` otherwise: a stop by ``tol`` is not convergence.
@@ -1158,6 +1551,8 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
     ``ParameterMixing`` averages ``u`` and ``v`` (each by ``μ``, as the
     weights): the mixed vectors stay positive, and ``u − v`` is then the
     average of the shards' weights (see :class:`Winnow`).
+    With ``average=True`` the shards' sums of the weights
+    they held add up, and the mean is over all of them.
 
     References
     ----------
@@ -1175,9 +1570,9 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
     ([[3.75, 1.5]], [1.5], [1, 0])
     """
 
-    _PARAMETERS = ("alpha", "threshold", "w0") + ONLINE_RULE_PARAMETERS
+    _PARAMETERS = ("alpha", "threshold", "w0", "average") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("alpha", "threshold", "w0"),
+        ("alpha", "threshold", "w0", "average"),
         alpha=[RealNumber(1, None, closed="neither")],
         threshold=[RealNumber(None, None, closed="neither")],
         w0=[RealNumber(0, None, closed="neither")],
@@ -1189,6 +1584,7 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
         alpha=2.0,
         threshold=0.0,
         w0=1.0,
+        average=False,
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
@@ -1203,6 +1599,7 @@ class BalancedWinnow(OnlineMixin, LinearModel, PerceptronClassifier):
         self.alpha = alpha
         self.threshold = threshold
         self.w0 = w0
+        self.average = average
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol
@@ -1239,6 +1636,14 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     p : float or None, default=None
         The norm (> 1; the papers' bounds are for ``p >= 2``); ``None``:
         ``max(2, 2 ln n_features)`` (Gentile's choice).
+    average : bool, default=False
+        Publish as ``coef_``/``intercept_`` the mean of the model's weights after every
+        example met, over every epoch and ``partial_fit`` call (``n_examples_`` of
+        them); the updates are unchanged. No paper of this rule defines an averaged
+        form: it is the generic online-to-batch average of Cesa-Bianchi, Conconi &
+        Gentile (2004), the averaged perceptron's mean, which Carvalho & Cohen (2006)
+        found to help single-pass online learners. The sums cost O(n_features) per
+        update (the weights are added lazily, between updates at no cost).
     fit_intercept : bool, default=True
         Learn a bias ``b``: the weight of a constant feature 1 appended to
         every row, in every norm and product of the rule. False: the boundary
@@ -1293,6 +1698,9 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     n_mistakes_ : ndarray of shape (n_epochs,)
         Mistakes (``y f <= 0`` before the update) of each epoch, summed over the
         problems; each ``partial_fit`` call is an epoch.
+    n_examples_ : int
+        With ``average=True``: the examples the mean is over (the largest over the
+        problems).
     converged_ : bool
         Whether the last epoch made no mistake, confirmed on the training rows (for every problem);
         never ``True`` otherwise: a stop by ``tol`` is not convergence.
@@ -1308,6 +1716,8 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     -----
     ``ParameterMixing`` averages ``θ`` by ``μ`` (the perceptron's mixing, which
     it is for ``p = 2``); the mixed weights are ``g_p`` of the mixed ``θ``.
+    With ``average=True`` the shards' sums of the weights
+    they held add up, and the mean is over all of them.
 
     References
     ----------
@@ -1325,15 +1735,16 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
     ([[1.8566, 0.4642]], [0.4642])
     """
 
-    _PARAMETERS = ("p",) + ONLINE_RULE_PARAMETERS
+    _PARAMETERS = ("p", "average") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
-        ("p",), p=[RealNumber(1, None, closed="neither"), None],
+        ("p", "average"), p=[RealNumber(1, None, closed="neither"), None],
     )
 
     def __init__(
         self,
         *,
         p=None,
+        average=False,
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
@@ -1346,6 +1757,7 @@ class PNormPerceptron(OnlineMixin, LinearModel, PerceptronClassifier):
         n_jobs=None,
     ):
         self.p = p
+        self.average = average
         self.fit_intercept = fit_intercept
         self.max_iter = max_iter
         self.tol = tol

@@ -27,6 +27,7 @@ from ._second_order import (
     SCW_DEFAULT_ETA,
     SHARED_CONSTRAINTS,
     SHARED_PARAMETERS,
+    CovarianceForm,
     CovarianceState,
     SecondOrderLearner,
     check_continues,
@@ -52,6 +53,12 @@ class SharedCovarianceState(CovarianceState):
                                      mistakes=mixed.mistakes)
 
 
+class SharedCovarianceForm(CovarianceForm):
+    """``covariance_form_`` of a model with one ``Σ`` shared by its classes."""
+
+    _one_covariance = True
+
+
 class MulticlassSecondOrderLearner(SecondOrderLearner):
     """One problem holding every class; one call of ``multiclass_second_order_epoch``
     per epoch, from ``W = 0`` and ``Σ = aI``."""
@@ -67,7 +74,8 @@ class MulticlassSecondOrderLearner(SecondOrderLearner):
 
     def _start_problems(self, X, rngs, previous):
         n_features, n_classes = X.shape[1], len(self.classes_)
-        check_dimension(self.name, self.covariance, n_features + int(self.fit_intercept), 1)
+        check_dimension(self.name, self._covariance(n_features),
+                        n_features + int(self.fit_intercept), 1)
         if previous is not None:
             last = previous[0]
             check_continues(self, last, n_features)
@@ -76,7 +84,7 @@ class MulticlassSecondOrderLearner(SecondOrderLearner):
                                           last.state.c.copy(), last.state.fit_intercept)
         else:
             start = so.new_multiclass_state(self._rule(), n_classes, n_features, a=self.a,
-                                            covariance=self.covariance,
+                                            covariance=self._covariance(n_features),
                                             fit_intercept=self.fit_intercept)
             coef, intercept = start.W, start.b
             state = SharedCovarianceState(start.cov, np.zeros(0), np.zeros(1),
@@ -121,7 +129,8 @@ class MulticlassSCWLearner(MulticlassSecondOrderLearner):
 
 
 @register("multiclass_arow", "second-order")
-class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
+class MulticlassAROW(SharedCovarianceForm, OnlineMixin, MulticlassLinearModel,
+                     PerceptronClassifier):
     """Multiclass AROW: a weight vector per class, one covariance shared by all.
 
     LIBOL's ``M_AROW.m`` (the multiclass form of Crammer, Kulesza & Dredze
@@ -158,10 +167,12 @@ class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
         and more cautious steps (for noisier data).
     a : float, default=1.0
         The starting variance ``a > 0``: ``Σ = aI``.
-    covariance : {"full", "diagonal"}, default="full"
+    covariance : {"auto", "full", "diagonal"}, default="auto"
         ``Σ`` as a ``(d+1) × (d+1)`` matrix (LIBOL's form; refused above 5,000
         dimensions, whose matrix alone would take 200 MB) or only its diagonal
-        (``O(nonzeros)`` per row, for wide sparse data).
+        (``O(nonzeros)`` per row, for wide sparse data). ``"auto"``: ``"full"`` up
+        to 200 features, ``"diagonal"`` above, as for :class:`AROW` (see there;
+        ``covariance_form_`` says which was used).
     fit_intercept : bool, default=True
         Learn a bias per class: the weights of a constant feature 1 appended to
         every row (its variance is the last entry of ``Σ``).
@@ -258,7 +269,7 @@ class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
         *,
         r=1.0,
         a=1.0,
-        covariance="full",
+        covariance="auto",
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
@@ -286,7 +297,8 @@ class MulticlassAROW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
 
 
 @register("multiclass_scw", "second-order")
-class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
+class MulticlassSCW(SharedCovarianceForm, OnlineMixin, MulticlassLinearModel,
+                    PerceptronClassifier):
     """Multiclass soft confidence-weighted learning: a weight vector per class, one covariance.
 
     LIBOL's ``M_SCW1.m`` and ``M_SCW2.m``, transcribed as they are. For a row
@@ -331,10 +343,12 @@ class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
         ``M_SCW1`` or ``M_SCW2``.
     a : float, default=1.0
         The starting variance ``a > 0``: ``Σ = aI``.
-    covariance : {"full", "diagonal"}, default="full"
+    covariance : {"auto", "full", "diagonal"}, default="auto"
         ``Σ`` as a ``(d+1) × (d+1)`` matrix (LIBOL's form; refused above 5,000
         dimensions, whose matrix alone would take 200 MB) or only its diagonal
-        (``O(nonzeros)`` per row, for wide sparse data).
+        (``O(nonzeros)`` per row, for wide sparse data). ``"auto"``: ``"full"`` up
+        to 200 features, ``"diagonal"`` above, as for :class:`AROW` (see there;
+        ``covariance_form_`` says which was used).
     fit_intercept : bool, default=True
         Learn a bias per class: the weights of a constant feature 1 appended to
         every row (its variance is the last entry of ``Σ``).
@@ -435,7 +449,7 @@ class MulticlassSCW(OnlineMixin, MulticlassLinearModel, PerceptronClassifier):
         eta=None,
         variant="I",
         a=1.0,
-        covariance="full",
+        covariance="auto",
         fit_intercept=True,
         max_iter=1000,
         tol=1e-3,
