@@ -419,3 +419,29 @@ def test_warm_start_averages_from_the_warm_weights():
             total_w, total_b = total_w + w, total_b + b
     close(model, (total_w / t, total_b / t))
     assert model.n_examples_ == t
+
+
+@pytest.mark.parametrize("loss", ["logistic", "hinge", "squared", "perceptron"])
+def test_the_epoch_loss_is_the_progressive_loss_of_a_plain_loop(loss):
+    # each row's loss before its update, weighted: what the pass line of the command
+    # line prints (the log-loss for loss="logistic"), as Vowpal Wabbit does
+    from rosenblatt import OnlineGradientDescent
+    rng = np.random.RandomState(7)
+    X = rng.randn(30, 3)
+    y = np.where(X @ [1.0, -2.0, 0.5] + 0.5 * rng.randn(30) > 0, 1, -1)
+    sw = rng.uniform(0.5, 2.0, size=30)
+    w, b, total, weight = np.zeros(3), 0.0, 0.0, 0.0
+    for t, (x, label, s) in enumerate(zip(X, y, sw), start=1):
+        f = x @ w + b
+        z = label * f
+        total += s * {"logistic": np.logaddexp(0.0, -z), "hinge": max(0.0, 1.0 - z),
+                      "squared": 0.5 * (f - label) ** 2, "perceptron": max(0.0, -z)}[loss]
+        weight += s
+        g = {"logistic": label / (1.0 + np.exp(z)), "hinge": label * (z < 1.0),
+             "squared": label - f, "perceptron": label * (z <= 0.0)}[loss]
+        w += 0.1 / np.sqrt(t) * s * g * x
+        b += 0.1 / np.sqrt(t) * s * g
+    model = OnlineGradientDescent(loss=loss, eta=0.1, shuffle="none")
+    model.partial_fit(X, y, classes=[-1, 1], sample_weight=sw)
+    np.testing.assert_allclose(model.coef_[0], w, rtol=1e-12)
+    assert abs(model._problems[0].epoch_loss - total / weight) < 1e-12

@@ -689,6 +689,27 @@ def _ogd_gradient(loss, y, f):
 
 
 @register_jitable
+def logistic_loss(m):
+    """``log(1 + exp(−m))`` for the margin ``m = y f``, without overflow either way."""
+    if m > 0.0:
+        return math.log1p(math.exp(-m))
+    return -m + math.log1p(math.exp(m))
+
+
+@register_jitable
+def _ogd_loss(loss, y, f):
+    """The loss whose gradient :func:`_ogd_gradient` follows, at ``f`` for label ``y``."""
+    z = y * f
+    if loss == HINGE:
+        return max(0.0, 1.0 - z)
+    if loss == LOGISTIC:
+        return logistic_loss(z)
+    if loss == SQUARED:
+        return 0.5 * (f - y) * (f - y)
+    return max(0.0, -z)
+
+
+@register_jitable
 def ogd_rate(schedule, eta, power_t, t0, t):
     """The step size ``η_t`` of the ``t``-th example (from 1), scikit-learn's
     ``SGDClassifier`` schedules (``_plain_sgd``):
@@ -711,7 +732,7 @@ def ogd_rate(schedule, eta, power_t, t0, t):
 
 @jit
 def ogd_epoch(X, y, sw, order, eta, loss, fit_intercept, weights, log, schedule=INVSCALING,
-              power_t=0.5, t0=0.0, average=None, penalty=None):
+              power_t=0.5, t0=0.0, average=None, penalty=None, losses=None):
     """One pass of online gradient descent (Zinkevich 2003) over the rows ``order``.
 
     ``t = seen + 1`` for each row met (over every epoch and call),
@@ -732,6 +753,9 @@ def ogd_epoch(X, y, sw, order, eta, loss, fit_intercept, weights, log, schedule=
         step of each example are set here from ``params[L2_RATE] = (1 − ρ) α``
         and ``params[L1_RATE] = ρ α``: ``decay = max(0, 1 − (1 − ρ) α η_t)``, the L1
         penalty adds ``ρ α η_t`` (scikit-learn's order: shrink, step, truncate).
+    losses = float64 ``(2,)`` or None
+        The epoch adds each row's weighted loss before its update, and the row's
+        weight: the progressive validation loss, as Vowpal Wabbit reports it.
 
     Returns ``(n_mistakes, n_updates)``.
     """
@@ -754,6 +778,9 @@ def ogd_epoch(X, y, sw, order, eta, loss, fit_intercept, weights, log, schedule=
             f += b[0]
         if y[i] * f <= 0.0:
             n_mistakes += 1
+        if losses is not None:
+            losses[0] += row_weight(sw, i) * _ogd_loss(loss, y[i], f)
+            losses[1] += row_weight(sw, i)
         if penalty is not None:
             params = penalty.params
             params[DECAY] = max(0.0, 1.0 - params[L2_RATE] * rate)

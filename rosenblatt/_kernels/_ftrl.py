@@ -37,6 +37,7 @@ from numba import types
 from numba.extending import overload, register_jitable
 
 from .._config import jit
+from ._first_order import logistic_loss
 from ._online import _log_step
 from ._rows import (
     _prefetch_row_weights,
@@ -124,14 +125,6 @@ def logistic_residual(y, f):
         return 1.0 / (1.0 + math.exp(-f))
     e = math.exp(f)
     return e / (1.0 + e)
-
-
-@register_jitable
-def logistic_loss(m):
-    """``log(1 + exp(−m))`` for the margin ``m = y f``, without overflow either way."""
-    if m > 0.0:
-        return math.log1p(math.exp(-m))
-    return -m + math.log1p(math.exp(m))
 
 
 @register_jitable

@@ -501,7 +501,27 @@ class ALMALearner(FirstOrderLearner):
             problem._carry = None
 
 
-class OnlineGradientDescentLearner(Regularized, FirstOrderLearner):
+class ProgressiveLoss:
+    """Learner mixin for the loss-driven rules (OGD, FTRL), whose kernels add each
+    row's weighted loss before its update to a ``(2,)`` array (loss, weight): the
+    epoch's mean is ``problem.epoch_loss``, the progressive validation loss that
+    Vowpal Wabbit reports (the command line's pass line prints it), summed over
+    every block of an epoch."""
+
+    def _epoch_losses(self, problem):
+        """The array the epoch's blocks add to (a new one at an epoch's first block)."""
+        if getattr(problem, "_losses", None) is None:
+            problem._losses = np.zeros(2)
+        return problem._losses
+
+    def _epoch_end(self, problem):
+        super()._epoch_end(problem)
+        losses, problem._losses = getattr(problem, "_losses", None), None
+        if losses is not None and losses[1] > 0.0:
+            problem.epoch_loss = float(losses[0] / losses[1])
+
+
+class OnlineGradientDescentLearner(ProgressiveLoss, Regularized, FirstOrderLearner):
     """Online gradient descent: ``w += η_t g x``, ``t`` the problem's ``seen``, with
     scikit-learn's schedules, penalty (:class:`Regularized`: the perceptron's
     machinery) and averaging (:class:`AveragedSteps`)."""
@@ -579,7 +599,7 @@ class OnlineGradientDescentLearner(Regularized, FirstOrderLearner):
                          (eta, _first_order.OGD_LOSSES[self.loss]),
                          (problem.coef, problem.intercept, problem.seen),
                          (kind, float(self.power_t), t0, problem.state.kernel_average(),
-                          problem.penalty))
+                          problem.penalty, self._epoch_losses(problem)))
 
     def _stop(self, problem, end):
         """The stopping rule; with ``learning_rate="adaptive"`` its stall (the

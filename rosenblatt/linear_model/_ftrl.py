@@ -20,6 +20,7 @@ from ._first_order import (
     ONLINE_RULE_PARAMETERS,
     FirstOrderLearner,
     FirstOrderState,
+    ProgressiveLoss,
     _mix,
     constraints,
 )
@@ -81,7 +82,7 @@ class FTRLState(FirstOrderState):
         return replace(self, n=previous.n.copy(), n_intercept=previous.n_intercept.copy())
 
 
-class FTRLLearner(FirstOrderLearner):
+class FTRLLearner(ProgressiveLoss, FirstOrderLearner):
     """FTRL-Proximal: the kernel's epoch on ``z`` (the problem's ``coef``) and ``n``."""
 
     _advice = ("increase max_iter, or train FTRL as the paper does, one pass over a stream "
@@ -97,18 +98,9 @@ class FTRLLearner(FirstOrderLearner):
     def _epoch(self, problem, data, order):
         state = problem.state
         state.alpha, state.beta, state.l1, state.l2 = self._rates()  # set_params between calls
-        if getattr(problem, "_losses", None) is None:  # the epoch's first block
-            problem._losses = np.zeros(2)
         return self._run(problem, data, order, _ftrl.ftrl_epoch, self._rates(),
                          (problem.coef, state.n, problem.intercept, state.n_intercept,
-                          problem.seen), (problem._losses,))
-
-    def _epoch_end(self, problem):
-        """The epoch's progressive log-loss (each row's before its update, weighted)
-        as ``problem.epoch_loss``, over every block of the epoch."""
-        losses, problem._losses = getattr(problem, "_losses", None), None
-        if losses is not None and losses[1] > 0.0:
-            problem.epoch_loss = float(losses[0] / losses[1])
+                          problem.seen), (self._epoch_losses(problem),))
 
 
 @register("ftrl", "first-order")
