@@ -25,7 +25,7 @@ def weight(z, n, alpha, beta, l1, l2):
     return -(z - math.copysign(1.0, z) * l1) / ((beta + math.sqrt(n)) / alpha + l2)
 
 
-def ftrl(X, y, alpha=0.1, beta=1.0, l1=1.0, l2=1.0, fit_intercept=True,
+def ftrl(X, y, alpha=0.2, beta=1.0, l1=1.0, l2=1.0, fit_intercept=True,
          sample_weight=None, state=None):
     """One pass; ``state`` = ``(z, n, z_b, n_b)`` to go on from (default: zeros).
     Mistakes: rows with ``(2y − 1) f <= 0`` before their update."""

@@ -317,9 +317,9 @@ def test_two_shards_average_z_and_n():
     problem = mixed.estimator_._problems[0]
     assert_allclose(problem.coef, z, **TOL)
     assert_allclose(problem.state.n, n, **TOL)
-    expected = [papers.weight(a, b, 0.1, 1.0, 1.0, 1.0) for a, b in zip(z, n)]
+    expected = [papers.weight(a, b, 0.2, 1.0, 1.0, 1.0) for a, b in zip(z, n)]
     assert_allclose(mixed.coef_[0], expected, **TOL)
-    assert_allclose(mixed.intercept_[0], papers.weight(z_b, n_b, 0.1, 1.0, 0.0, 0.0), **TOL)
+    assert_allclose(mixed.intercept_[0], papers.weight(z_b, n_b, 0.2, 1.0, 0.0, 0.0), **TOL)
     assert problem.seen[0] == len(y)
     assert mixed.estimator_.n_mistakes_.tolist() == [runs[0].mistakes + runs[1].mistakes]
 
