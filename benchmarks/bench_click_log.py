@@ -4,6 +4,7 @@ on the click log of ``benchmarks/click_log.py``, by CPU time.
     pip install -e ".[bench]"
     python benchmarks/bench_click_log.py                 # 1,000,000 rows, 3 rounds
     python benchmarks/bench_click_log.py --rows 100000 --rounds 2 --river
+    python benchmarks/bench_click_log.py --a9a          # the same contenders on a9a → a9a.t
 
 Every contender reads the training file itself and makes one pass, in file order;
 each round runs them all, one after the other, and each ratio is taken against
@@ -71,6 +72,21 @@ def click_files(rows, folder):
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         module.write_click_log(folder, rows)
+    return {name: folder / name for name in ("train.vw", "test.vw", "train.svm", "test.svm")}
+
+
+def a9a_files(folder):
+    """a9a and a9a.t (``../shared/data``) in the click log's layout: the LIBSVM files
+    as they are, and as VW text (``label | column:value``)."""
+    folder = pathlib.Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    shared = ROOT.parent / "shared" / "data"
+    for part, source in (("train", "a9a"), ("test", "a9a.t")):
+        lines = (shared / source).read_text().splitlines()
+        (folder / f"{part}.svm").write_text("\n".join(lines) + "\n")
+        vw = [f"{int(float(label))} | {' '.join(rest)}"
+              for label, *rest in (line.split() for line in lines if line.strip())]
+        (folder / f"{part}.vw").write_text("\n".join(vw) + "\n")
     return {name: folder / name for name in ("train.vw", "test.vw", "train.svm", "test.svm")}
 
 
@@ -209,8 +225,15 @@ def main():
                                                        "(written when missing)")
     parser.add_argument("--river", action="store_true", help="add river (slow: a row at a "
                                                              "time in Python)")
+    parser.add_argument("--a9a", action="store_true", help="the same contenders on a9a "
+                                                           "(../shared/data) instead")
     args = parser.parse_args()
-    files = click_files(args.rows, args.data or f"/tmp/click_log_{args.rows}")
+    if args.a9a:
+        files = a9a_files(tempfile.mkdtemp(prefix="a9a_"))
+        args.rows = sum(1 for _ in open(files["train.svm"])) + \
+            sum(1 for _ in open(files["test.svm"]))
+    else:
+        files = click_files(args.rows, args.data or f"/tmp/click_log_{args.rows}")
     _, ours = rosenblatt_model()
     contenders = {ours: None, f"{ours} in-process": None, "vw logistic": None,
                   "vw hinge": None, "sklearn SGD(log_loss)": None}
@@ -218,8 +241,9 @@ def main():
         contenders["river LogisticRegression"] = None
     times = {name: [] for name in contenders}
     size = files["train.vw"].stat().st_size / 1e6
-    print(f"click log: {args.rows:,} rows ({size:.0f} MB VW, "
-          f"{files['train.svm'].stat().st_size / 1e6:.0f} MB LIBSVM, train 80 %), "
+    split = "a9a, test a9a.t" if args.a9a else "80 %"
+    print(f"{'a9a' if args.a9a else 'click log'}: {args.rows:,} rows ({size:.0f} MB VW, "
+          f"{files['train.svm'].stat().st_size / 1e6:.0f} MB LIBSVM, train {split}), "
           f"{args.rounds} rounds, CPU: {cpu_model()}, {os.cpu_count()} cores", flush=True)
     with tempfile.TemporaryDirectory() as folder:
         work = pathlib.Path(folder)
