@@ -462,6 +462,30 @@ def test_train_help_lists_every_registered_estimator_by_family():
     assert "    ogd                  Online gradient descent on a convex loss" in out
 
 
+@pytest.mark.parametrize("model", [["--model", "ftrl"],
+                                   ["--model", "ogd", "--set", "loss=logistic"]])
+def test_the_pass_line_of_a_logistic_model_shows_its_progressive_log_loss(model, tmp_path):
+    # as Vowpal Wabbit's progress lines: each row's log-loss before its update
+    from rosenblatt.engine import on_epoch
+    paths = click_log().write_click_log(tmp_path, n_rows=500, hash_bits=10, per_row=6, seed=2)
+    out_model = tmp_path / "m.npz"
+    lines = {}
+    for chunk in ([], ["--chunk-size", "70"]):
+        code, out, err = call(["train", paths["train.vw"], *model, "--set", "max_iter=2",
+                               "--set", "tol=None", "--hash-bits", "10", "--set",
+                               "shuffle=none", "-o", out_model, *chunk])
+        assert code == 0, err
+        lines[bool(chunk)] = [float(re.search(r"log-loss ([\d.]+)$", line)[1])
+                              for line in out.splitlines() if line.startswith("pass ")]
+    X, y = load_vw(paths["train.vw"], hash_bits=10)
+    estimator = load(out_model).set_params(warm_start=False)
+    losses = []
+    with on_epoch(estimator, lambda problem: losses.append(problem.epoch_loss)):
+        estimator.fit(X, y)
+    assert lines[False] == lines[True] == [round(loss, 4) for loss in losses]
+    assert len(losses) == 2 and 0.0 < losses[1] < losses[0] < np.log(2) + 0.1
+
+
 def test_a_line_per_pass_with_rows_per_second_and_progressive_mistakes(tmp_path):
     paths = click_log().write_click_log(tmp_path, n_rows=500, hash_bits=10, per_row=6, seed=2)
     model = tmp_path / "m.npz"

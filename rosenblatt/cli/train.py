@@ -187,9 +187,12 @@ class PassReport:
         return "loss", problem.epoch_loss, log_loss
 
     def _reports_log_loss(self):
-        return hasattr(self.model, "predict_proba") and (
-            self.model.get_params().get("loss") in ("logistic", "log_loss")
-            or getattr(self.model, "_epoch_loss", None) == "log_loss")
+        # a rule whose epoch loss is its progressive loss (OGD, FTRL) and whose model
+        # is a probability: that loss is the log-loss (OGD has predict_proba only
+        # with loss="logistic")
+        from ..linear_model._first_order import ProgressiveLoss
+        return hasattr(self.model, "predict_proba") and \
+            issubclass(self.model._learner_class, ProgressiveLoss)
 
     def flush(self):
         if self.epoch is None or not self.parts:

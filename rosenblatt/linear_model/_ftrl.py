@@ -248,8 +248,6 @@ class FTRLProximal(LogisticProbabilities, OnlineMixin, LinearModel, PerceptronCl
     (0.8, [[0.055, 0.945], [0.939, 0.061]])
     """
 
-    #: what ``problem.epoch_loss`` holds: the progressive log-loss (the CLI's pass line)
-    _epoch_loss = "log_loss"
     _PARAMETERS = ("alpha", "beta", "l1", "l2") + ONLINE_RULE_PARAMETERS
     _parameter_constraints = constraints(
         ("alpha", "beta", "l1", "l2"),
