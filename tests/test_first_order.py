@@ -208,9 +208,9 @@ def state_of(model):
 
 
 def assert_same_run(a, b, estimator):
-    """Bit for bit; ALMA (p = 2) to 1e-12: it keeps w = s·v within a call and folds
-    s into the weights at the end of one, so a call boundary rounds once more."""
-    if isinstance(estimator, ALMA) and estimator.p == 2:
+    """Bit for bit; ROMMA and ALMA (p = 2) to 1e-12: they keep w = s·v within a call
+    and fold s into the weights at the end of one, so a call boundary rounds once more."""
+    if isinstance(estimator, ROMMA) or (isinstance(estimator, ALMA) and estimator.p == 2):
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
     else:
         assert_array_equal(a, b)

@@ -413,6 +413,81 @@ def test_romma_first_update_is_y_x_over_its_squared_norm():
     assert_allclose(state[1], [-0.1])
 
 
+def _romma_scales(X, y):
+    """The largest product of ROMMA's rescalings c = (A − y f)/D between two restarts
+    (w = y x/‖x‖²) along the paper loop: the scale the kernel keeps apart from ``w``."""
+    w, log_scale, largest = np.zeros(X.shape[1]), 0.0, 0.0
+    for x, label in zip(X, y):
+        f = w @ x
+        if label * f > 0:
+            continue
+        A = (x @ x) * (w @ w)
+        if w @ w == 0 or A <= label * f:
+            w, log_scale = label * x / (x @ x), 0.0
+            continue
+        D = A - f * f
+        if D <= 1e-12 * A:
+            continue
+        c = (A - label * f) / D
+        w = c * w + (w @ w) * (label - f) / D * x
+        log_scale += math.log10(c)
+        largest = max(largest, log_scale)
+    return largest
+
+
+@pytest.mark.parametrize("fit_intercept", [False, True])
+def test_romma_equals_the_paper_where_its_scale_is_folded_many_times(fit_intercept):
+    """ROMMA keeps w = s·v; on noise the rescalings multiply s by 10^12 and more over
+    three passes, past the 1e9 where it is folded into v: still the paper's weights."""
+    rng = np.random.default_rng(7)
+    X = rng.normal(size=(400, 20))
+    y = np.where(rng.random(400) < 0.5, 1.0, -1.0)
+    X, y = np.vstack([X] * 3), np.concatenate([y] * 3)
+    Xa = augment(X, fit_intercept)
+    assert _romma_scales(Xa, y) > 12  # the fold happens (threshold 9 decades)
+    state = _plain_state(20, N_CLASSES)
+    K.romma_epoch(X, y, None, np.zeros(0, np.intp), False, fit_intercept, state, None)
+    want = papers.romma(Xa, y).w
+    assert_allclose(_join(state[0], state[1], fit_intercept), want, rtol=1e-12,
+                    atol=1e-12 * np.abs(want).max())
+
+
+@pytest.mark.parametrize("average", [False, True])
+@pytest.mark.parametrize("name", ["dense64", "csr32"])
+def test_romma_blocks_with_a_carried_scale_equal_one_call(name, average):
+    """The blocks of a file, each a call carrying (s, ‖w‖²), then alma_unscale: the
+    weights (and averaging sums) of one call over all the rows, bit for bit."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(300, 12))
+    X[X < 0.3] = 0.0
+    y = np.where(rng.random(300) < 0.5, 1.0, -1.0)
+    Xk, _ = layout(X, name)
+
+    def sums():
+        return (np.zeros(12), np.zeros(1), np.zeros(1, np.int64)) if average else None
+
+    whole, whole_sums = _plain_state(12, N_CLASSES), sums()
+    carry = np.zeros(4)
+    K.romma_epoch(Xk, y, None, np.zeros(0, np.intp), True, True, whole, None, carry,
+                  whole_sums)
+    K.alma_unscale(whole[0], whole[1], True, carry)
+    blocks, block_sums = _plain_state(12, N_CLASSES), sums()
+    carry = np.zeros(4)
+    for start in range(0, 300, 70):
+        order = np.arange(start, min(start + 70, 300), dtype=np.intp)
+        K.romma_epoch(Xk, y, None, order, True, True, blocks, None, carry, block_sums)
+    K.alma_unscale(blocks[0], blocks[1], True, carry)
+    for a, b in zip(whole, blocks):
+        assert_array_equal(a, b)
+    if average:
+        for a, b in zip(whole_sums, block_sums):
+            assert_array_equal(a, b)
+    # and without a carry (each call folds): the paper's weights, to rounding
+    plain = _plain_state(12, N_CLASSES)
+    K.romma_epoch(Xk, y, None, np.zeros(0, np.intp), True, True, plain, None)
+    assert_allclose(plain[0], whole[0], rtol=1e-12, atol=1e-15)
+
+
 def test_alma_projects_into_the_unit_ball_and_counts_k():
     rule = alma(p=2.0, alpha=0.5, C=10.0)
     X, y = make_data(10, "real", False)

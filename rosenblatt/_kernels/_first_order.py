@@ -68,7 +68,7 @@ an int64 ``(1,)`` counter of the examples met over every epoch and call.
 
 ALMA and the p-norm perceptron work on the whole weight vector at each update
 (their ``g_r`` renormalises every component); the others touch only the row's
-stored values (ROMMA rescales ``w`` too).
+stored values (ROMMA rescales ``w`` too, by a scale it keeps apart).
 """
 
 import math
@@ -117,6 +117,9 @@ PA, PA1, PA2 = 0, 1, 2
 #: ROMMA leaves ``w`` alone when ``D = A − f² <= ROMMA_TOLERANCE · A``: ``x`` is then
 #: (numerically) parallel to ``w`` and the two constraints have no common point.
 ROMMA_TOLERANCE = 1e-12
+#: ROMMA recomputes ``‖w‖²`` from the weights when the rescalings since the last time
+#: have multiplied its rounding error by this much (see :func:`romma_epoch`)
+ROMMA_REFRESH = 100.0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -488,7 +491,8 @@ def _alma2_epoch(X, y, sw, order, alpha, B, C, fit_intercept, weights, log, carr
 
 @jit
 def alma_unscale(w, b, fit_intercept, carry):
-    """Fold the scale ``s`` that :func:`alma_epoch` carried over its calls into ``w``."""
+    """Fold the scale ``s`` that :func:`alma_epoch` or :func:`romma_epoch` carried
+    over its calls into ``w``."""
     if carry[2] != 0.0:
         _alma_fold(w, b, fit_intercept, carry[0])
         carry[2] = 0.0
@@ -537,8 +541,24 @@ def _add_iterate_differences(average, u, v, b_u, b_v, upto):
 # ---------------------------------------------------------------------------------------------
 # The epochs
 
+# ---------------------------------------------------------------------------------------------
+# ROMMA in O(nnz) per update: the update w ← c w + a x (c = (A − y f)/D, a = ‖w‖²(y − f)/D)
+# is kept, as ALMA_2's, on w = s·v: s ← c s and v += (a/s) x, and ‖w‖² (the intercept's
+# component included) follows ‖c w + a x‖² = c²‖w‖² + 2 c a f + a²‖x‖², f = w·x the
+# prediction's, which both constraints (met with equality) turn into the sum of positive
+# terms c ‖w‖² + a y. An error in that ‖w‖² grows with c from one update to the next (the
+# next update meets it as its first constraint), so ‖w‖² is recomputed from v once the
+# product of the c > 1 since the last time passes ROMMA_REFRESH: on wide data, where x is
+# nearly orthogonal to w and c ≈ 1 + |f|/A, that is rare. s is folded into v when it
+# leaves [ALMA_SCALE_MIN, 1/ALMA_SCALE_MIN], and at the end of the call unless ``carry``
+# takes (s, ‖w‖², 1, that product) to the next call (a file's blocks): :func:`alma_unscale`
+# folds it after the last. Only the slack case (w = a x) rewrites v
+# whole (to 0, s = 1): it needs ‖x‖²‖w‖² <= y f, which happens while ‖w‖ is small.
+
+
 @jit
-def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log, average=None):
+def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log, carry=None,
+                average=None):
     """One pass of ROMMA (Li & Long 2002) over the rows ``order``.
 
     Updates on ``y f <= 0`` (``aggressive``: on ``y f < 1``) to the shortest ``w``
@@ -547,11 +567,19 @@ def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log, averag
     is skipped as if absent. Sample weights: only whether a row's weight is 0.
 
     weights = (w, b, seen): float64 ``(d,)`` and ``(1,)`` from 0, int64 ``(1,)``
-    from 0. Returns ``(n_mistakes, n_updates)``.
+    from 0. ``carry``: a float64 ``(4,)`` from 0 that keeps the scale of ``w``
+    from one call to the next (see above), or ``None``. Returns
+    ``(n_mistakes, n_updates)``.
     """
     w, b, seen = weights
     count = seen[0]
     extra = 1.0 if fit_intercept else 0.0  # the constant feature, 1² = 1 in ‖x‖²
+    if carry is not None and carry[2] != 0.0:
+        s, ww, drift = carry[0], carry[1], carry[3]
+    else:
+        s = 1.0
+        ww = _state_sqnorm(w, b, fit_intercept)  # ‖w‖², the intercept's component included
+        drift = 1.0
     n_mistakes = 0
     n_updates = 0
     n = epoch_length(X, order)
@@ -565,39 +593,58 @@ def romma_epoch(X, y, sw, order, aggressive, fit_intercept, weights, log, averag
             check_underflow(X, i)  # x = 0 only: skipped, no direction to move in
             continue
         count += 1
-        f = row_dot(X, i, w)
+        vx = row_dot(X, i, w)
         if fit_intercept:
-            f += b[0]
+            vx += b[0]
+        f = s * vx
         yf = y[i] * f
         if yf <= 0.0:
             n_mistakes += 1
         if not (yf < 1.0 if aggressive else yf <= 0.0):
             continue
-        ww = _state_sqnorm(w, b, fit_intercept)
         A = xx * ww
-        _add_iterates(average, w, b, 1.0, count - 1)
         if ww == 0.0 or A <= yf:
             # the first constraint is slack: the shortest w with y w·x >= 1
+            _add_iterates(average, w, b, s, count - 1)
             w[:] = 0.0
             if fit_intercept:
                 b[0] = 0.0
+            s = 1.0
             step = y[i] / xx
+            row_axpy(X, i, w, step)
+            if fit_intercept:
+                b[0] += step
+            ww = step * step * xx
+            drift = 1.0
         else:
             D = A - f * f
             if D <= ROMMA_TOLERANCE * A:
                 continue  # x parallel to w_t: the constraints do not meet
-            scale = (A - yf) / D
-            for j in range(w.shape[0]):
-                w[j] *= scale
-            if fit_intercept:
-                b[0] *= scale
+            _add_iterates(average, w, b, s, count - 1)
+            scale = (A - yf) / D  # > 0: A > y f here
             step = ww * (y[i] - f) / D
-        row_axpy(X, i, w, step)
-        if fit_intercept:
-            b[0] += step
+            s *= scale
+            c = step / s  # the step on v
+            row_axpy(X, i, w, c)
+            if fit_intercept:
+                b[0] += c
+            # ‖w‖² = w·(c w_t + a x) = c ‖w_t‖² + a y (both constraints hold with
+            # equality): ‖w_t‖² (A + 1 − 2 y f)/D, a sum of positive terms
+            ww = ww * ((A - yf) + (1.0 - yf)) / D
+            drift *= max(scale, 1.0)
+            if drift > ROMMA_REFRESH:
+                ww = s * s * _state_sqnorm(w, b, fit_intercept)
+                drift = 1.0
+            if s < ALMA_SCALE_MIN or s > 1.0 / ALMA_SCALE_MIN:
+                _alma_fold(w, b, fit_intercept, s)
+                s = 1.0
         if log is not None:
             _log_step(log, n_updates, i, f, count)
         n_updates += 1
+    if carry is None:
+        _alma_fold(w, b, fit_intercept, s)
+    else:
+        carry[0], carry[1], carry[2], carry[3] = s, ww, 1.0, drift
     seen[0] = count
     return n_mistakes, n_updates
 

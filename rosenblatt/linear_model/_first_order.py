@@ -463,7 +463,11 @@ class ROMMALearner(FirstOrderLearner):
 
     def _epoch(self, problem, data, order):
         return self._run(problem, data, order, _first_order.romma_epoch, (self.aggressive,),
-                         (problem.coef, problem.intercept, problem.seen))
+                         (problem.coef, problem.intercept, problem.seen),
+                         _scale_carry(problem))
+
+    def _epoch_end(self, problem):
+        _fold_scale(problem, self.fit_intercept)
 
     def _updates_right_rows(self):
         return self.aggressive
@@ -484,21 +488,34 @@ class ALMALearner(FirstOrderLearner):
 
     def _epoch(self, problem, data, order):
         B = 1.0 / self.alpha if self.B is None else float(self.B)
-        carry = (None,)
-        if self.p == 2.0 and problem.recorder is None:  # w = s·v over the epoch's blocks
-            if getattr(problem, "_carry", None) is None:
-                problem._carry = np.zeros(3)
-            carry = (problem._carry,)
+        carry = _scale_carry(problem) if self.p == 2.0 else (None,)
         return self._run(problem, data, order, _first_order.alma_epoch,
                          (float(self.p), float(self.alpha), B, float(self.C)),
                          (problem.coef, problem.intercept, problem.seen,
                           problem.state.corrections), carry)
 
     def _epoch_end(self, problem):
-        if getattr(problem, "_carry", None) is not None:
-            _first_order.alma_unscale(problem.coef, problem.intercept, self.fit_intercept,
-                                      problem._carry)
-            problem._carry = None
+        _fold_scale(problem, self.fit_intercept)
+
+
+def _scale_carry(problem):
+    """The ``carry`` argument of a kernel that keeps ``w = s·v`` (ROMMA, ALMA_2): the
+    problem's ``(4,)`` array, new at an epoch's first block, so that the blocks of a
+    file carry ``s`` and ``‖w‖²`` as one call over their rows would; ``None`` (fold
+    at the end of every call) for a traced epoch, whose calls are single rows."""
+    if problem.recorder is not None:
+        return (None,)
+    if getattr(problem, "_carry", None) is None:
+        problem._carry = np.zeros(4)
+    return (problem._carry,)
+
+
+def _fold_scale(problem, fit_intercept):
+    """At an epoch's end: the scale the blocks carried, folded into the weights."""
+    if getattr(problem, "_carry", None) is not None:
+        _first_order.alma_unscale(problem.coef, problem.intercept, fit_intercept,
+                                  problem._carry)
+        problem._carry = None
 
 
 class ProgressiveLoss:
