@@ -19,7 +19,6 @@ from .._validation import (
     check_csr_structure,
     check_scores,
     kernel_view,
-    sum_duplicates,
     validate_X,
 )
 from ..trace import TraceRecorder
@@ -202,7 +201,7 @@ class LinearModel:
         check_is_fitted(self)
         scores = _scores_checked_after(self, X)
         if scores is None:
-            X = validate_X(self, X, reset=False)
+            X = validate_X(self, X, reset=False, linear=True)  # w·x: no summing
             scores = check_scores(_linear_scores(X, self.coef_, self.intercept_), X)
         return scores.ravel() if scores.shape[1] == 1 else scores
 
@@ -256,8 +255,8 @@ def _scores_checked_after(model, X):
     n_samples scores are checked instead, and only when one of them is not finite
     are the values scanned (they may be finite, and the score an overflow): the
     same errors, the same scores. A CSR matrix's structure (indices in range,
-    ``indptr`` consistent) is still checked before the kernel reads it, and its
-    duplicate entries summed. Scores that overflow on a finite ``X`` are refused
+    ``indptr`` consistent) is still checked before the kernel reads it; its
+    duplicate entries are left as they are (each adds its ``w_j x_j``). Scores that overflow on a finite ``X`` are refused
     (:func:`~rosenblatt._validation.check_scores`), never returned as NaN.
     """
     if sp.issparse(X):
@@ -270,8 +269,10 @@ def _scores_checked_after(model, X):
             and not hasattr(model, "feature_names_in_")):  # its warning is on the full path
         return None
     if sp.issparse(X):
+        # indices in range; duplicates are not summed (nor rows sorted): ``w·x`` over a
+        # row that stores a column twice is the same sum, up to rounding, as over its
+        # summed entry, without a copy of X
         check_csr_structure(X)
-        X = sum_duplicates(X)  # a copy when a row stores a column twice
     scores = _linear_scores(X, model.coef_, model.intercept_)
     if not np.isfinite(scores).all():
         if not np.isfinite(X.data if sp.issparse(X) else X).all():
