@@ -195,3 +195,22 @@ def test_rules_not_linear_in_x_still_see_summed_rows(make):
     if isinstance(model, KernelPerceptron):
         np.testing.assert_array_equal(expected.decision_function(Y),
                                       expected.decision_function(canonical))
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_the_scoring_kernel_counts_the_scores_that_are_not_finite(parallel):
+    from rosenblatt import _kernels
+    from rosenblatt._validation import kernel_view
+
+    X, _, rng = data(5)
+    coef = rng.randn(2, X.shape[1])
+    intercept = np.array([0.5, -1.0])
+    kernel = _kernels.decision_function_parallel if parallel else _kernels.decision_function
+    scores, not_finite = kernel(kernel_view(X), coef, intercept)
+    assert not_finite == 0
+    np.testing.assert_allclose(scores, X @ coef.T + intercept, rtol=1e-12)
+    for bad in (np.inf, np.nan, 1e308):
+        huge = X.copy()
+        huge.data[:7] = bad
+        scores, not_finite = kernel(kernel_view(huge), coef * 10, intercept)
+        assert not_finite == np.count_nonzero(~np.isfinite(scores)) > 0

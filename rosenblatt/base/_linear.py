@@ -273,16 +273,18 @@ def _scores_checked_after(model, X):
         # row that stores a column twice is the same sum, up to rounding, as over its
         # summed entry, without a copy of X
         check_csr_structure(X)
-    scores = _linear_scores(X, model.coef_, model.intercept_)
-    if not np.isfinite(scores).all():
+    scores, not_finite = _linear_scores(X, model.coef_, model.intercept_, count_not_finite=True)
+    if not_finite:
         if not np.isfinite(X.data if sp.issparse(X) else X).all():
             return None  # the full path raises its error about NaN or infinity
         check_scores(scores, X)  # finite X, overflowing scores: refused
     return scores
 
 
-def _linear_scores(X, coef, intercept):
-    """``X @ coef.T + intercept`` in float64 (float32 X read as is).
+def _linear_scores(X, coef, intercept, count_not_finite=False):
+    """``X @ coef.T + intercept`` in float64 (float32 X read as is); with
+    ``count_not_finite``, also how many scores are inf or NaN (counted by the
+    kernel as it writes them).
 
     Large inputs are scored on numba's threads, but only from the main thread:
     numba's default threading layer aborts the process when two threads run
@@ -295,4 +297,5 @@ def _linear_scores(X, coef, intercept):
     parallel = cells >= PARALLEL_SCORING_CELLS and \
         threading.current_thread() is threading.main_thread()
     kernel = _kernels.decision_function_parallel if parallel else _kernels.decision_function
-    return kernel(kernel_view(X), coef, intercept)
+    scores, not_finite = kernel(kernel_view(X), coef, intercept)
+    return (scores, not_finite) if count_not_finite else scores
