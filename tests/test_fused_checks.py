@@ -214,3 +214,20 @@ def test_the_scoring_kernel_counts_the_scores_that_are_not_finite(parallel):
         huge.data[:7] = bad
         scores, not_finite = kernel(kernel_view(huge), coef * 10, intercept)
         assert not_finite == np.count_nonzero(~np.isfinite(scores)) > 0
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # the votes overflowing
+def test_predict_skips_its_second_look_only_behind_the_linear_scores():
+    from rosenblatt import MulticlassPerceptron, VotedPerceptron
+
+    X, y, _ = data(6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        models = [cls(random_state=0, max_iter=3).fit(X, y)
+                  for cls in (Perceptron, MulticlassPerceptron, VotedPerceptron)]
+    assert [m._scores_refused_if_not_finite for m in models] == [True, False, False]
+    huge = X.copy()
+    huge.data[:] = 1e308 * np.sign(huge.data)
+    for model in models:
+        with pytest.raises(ValueError, match="overflowed to inf or NaN"):
+            model.predict(huge)

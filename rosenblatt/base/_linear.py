@@ -205,6 +205,14 @@ class LinearModel:
             scores = check_scores(_linear_scores(X, self.coef_, self.intercept_), X)
         return scores.ravel() if scores.shape[1] == 1 else scores
 
+    @property
+    def _scores_refused_if_not_finite(self):
+        """Whether ``decision_function`` is this class's own, which refuses scores
+        that are inf or NaN (the kernel counts them), so ``predict`` need not look
+        again; not for a subclass that scores otherwise (votes, a difference of
+        two classes' scores, which may overflow)."""
+        return type(self).decision_function is LinearModel.decision_function
+
     def _prediction_state(self):
         """Arrays besides the public fitted attributes that prediction needs
         (for model files); linear models need none."""
