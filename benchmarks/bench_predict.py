@@ -32,8 +32,9 @@ sys.path.insert(1, str(ROOT / "benchmarks"))
 import sklearn  # noqa: E402
 import sklearn.linear_model  # noqa: E402
 
-import rosenblatt  # noqa: E402
 from bench_sparse import machine  # noqa: E402
+
+import rosenblatt  # noqa: E402
 from rosenblatt import Perceptron  # noqa: E402
 
 warnings.simplefilter("ignore")
@@ -113,7 +114,7 @@ def prediction_table(sets, rounds):
                 for _ in range(rounds):
                     for who, model in (("ours", ours), ("sklearn", theirs)):
                         call = getattr(model, method)
-                        times[who].append(cpu(lambda: call(M), repeat))
+                        times[who].append(cpu(lambda c=call, m=M: c(m), repeat))
                 ratios = [s / o for s, o in zip(times["sklearn"], times["ours"])]
                 rows.append((f"{name} ({M.shape[0]}x{M.shape[1]}, {M.nnz / M.shape[0]:.0f}/row)",
                              layout, method, summary(times["ours"], lambda t: f"{t * 1e3:.2f}"),

@@ -107,7 +107,7 @@ def sum_duplicates(X):
     first = np.ones(stored, dtype=bool)
     first[1:] = (rows[1:] != rows[:-1]) | (columns[1:] != columns[:-1])
     if first.all():
-        return X  # columns out of order, but none twice: the kernels need no copy
+        return X  # none twice after all (an index out of range): nothing to sum
     entry = np.cumsum(first) - 1
     sums = np.zeros(int(entry[-1]) + 1, dtype=X.data.dtype)
     np.add.at(sums, entry, X.data[:stored][order])

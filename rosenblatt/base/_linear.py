@@ -264,8 +264,10 @@ def _scores_checked_after(model, X):
     are the values scanned (they may be finite, and the score an overflow): the
     same errors, the same scores. A CSR matrix's structure (indices in range,
     ``indptr`` consistent) is still checked before the kernel reads it; its
-    duplicate entries are left as they are (each adds its ``w_j x_j``). Scores that overflow on a finite ``X`` are refused
-    (:func:`~rosenblatt._validation.check_scores`), never returned as NaN.
+    duplicate entries are left as they are (each adds its ``w_j x_j``). Scores
+    that overflow on a finite ``X`` are refused
+    (:func:`~rosenblatt._validation.check_scores`), never returned as NaN; the
+    kernel counts them as it writes them, no second pass over the scores.
     """
     if sp.issparse(X):
         if X.format != "csr":
