@@ -214,9 +214,10 @@ def test_parallel_scoring_with_prefetch_equals_the_serial_kernel():
     coef = np.random.RandomState(3).randn(2, X.shape[1])
     intercept = np.array([0.5, -1.0])
     prefetching, plain = _validation.kernel_view(X), _validation.kernel_view(X)[:3]
-    expected = _kernels.decision_function(plain, coef, intercept)
-    assert_array_equal(_kernels.decision_function(prefetching, coef, intercept), expected)
-    assert_array_equal(_kernels.decision_function_parallel(prefetching, coef, intercept),
+    expected, not_finite = _kernels.decision_function(plain, coef, intercept)
+    assert not_finite == 0
+    assert_array_equal(_kernels.decision_function(prefetching, coef, intercept)[0], expected)
+    assert_array_equal(_kernels.decision_function_parallel(prefetching, coef, intercept)[0],
                        expected)
     np.testing.assert_allclose(expected, X @ coef.T + intercept, rtol=1e-12)
 

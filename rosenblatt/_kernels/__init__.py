@@ -8,7 +8,7 @@ Validation happens once, in the public estimators; kernels never check again.
 """
 
 from ._batch import batch_gradient, batch_step
-from ._checks import all_ones, averaged_weights_finite, csr_structure
+from ._checks import all_ones, averaged_weights_finite, csr_has_duplicates, csr_structure
 from ._columns import column_counts, columns_by_frequency, renumbered_indices
 from ._dual import dual_dry_run, dual_scan
 from ._multiclass import multiclass_epoch
@@ -37,6 +37,7 @@ __all__ = [
     "batch_gradient",
     "column_counts",
     "columns_by_frequency",
+    "csr_has_duplicates",
     "csr_structure",
     "decision_function",
     "decision_function_parallel",

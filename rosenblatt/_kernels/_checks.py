@@ -1,5 +1,7 @@
 """Checks of untrusted input that must be cheap next to an epoch."""
 
+import numpy as np
+
 from .._config import jit
 
 
@@ -74,3 +76,45 @@ def averaged_weights_finite(coef, u, coef_start, seen, decayed):
             if not mean - mean == 0.0:
                 return False
     return True
+
+
+@jit
+def csr_has_duplicates(indptr, indices, n_columns):
+    """Whether some row stores a column more than once, in one read of ``indptr``
+    and the used ``indices``: a row whose indices strictly increase has none; only
+    the other rows go through a seen-marker over the columns (allocated at the
+    first such row, cleared after each row, so one row's marks never reach the
+    next). An index outside ``[0, n_columns)`` answers True, the safe answer
+    (the caller then takes its general path); validation refuses such an index
+    first anyway.
+    """
+    n = indptr.shape[0] - 1
+    seen = np.zeros(0, dtype=np.bool_)
+    for i in range(n):
+        start, stop = indptr[i], indptr[i + 1]
+        increasing = True
+        for k in range(start + 1, stop):
+            if indices[k] <= indices[k - 1]:
+                increasing = False
+                break
+        if increasing:
+            continue
+        if seen.shape[0] == 0:
+            seen = np.zeros(n_columns, dtype=np.bool_)
+        duplicate = False
+        for k in range(start, stop):
+            j = indices[k]
+            if j >= n_columns:
+                duplicate = True
+                break
+            if seen[j]:
+                duplicate = True
+                break
+            seen[j] = True
+        for k in range(start, stop):  # clear this row's marks
+            j = indices[k]
+            if j < n_columns:
+                seen[j] = False
+        if duplicate:
+            return True
+    return False

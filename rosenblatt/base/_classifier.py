@@ -145,7 +145,9 @@ class PerceptronClassifier(ClassifierMixin, BaseEstimator):
         Scores that overflowed to inf or NaN (X far larger than the training data)
         are refused with a ``ValueError``, not turned into an arbitrary class."""
         scores = self.decision_function(X)
-        if not np.isfinite(scores).all():
+        # (a linear model's own decision_function has refused them already: no second pass)
+        if not getattr(self, "_scores_refused_if_not_finite", False) and \
+                not np.isfinite(scores).all():
             check_scores(scores, validate_X(self, X, reset=False))
         if scores.ndim == 1:
             return self.classes_[(scores > 0).astype(np.intp)]

@@ -19,7 +19,6 @@ from .._validation import (
     check_csr_structure,
     check_scores,
     kernel_view,
-    sum_duplicates,
     validate_X,
 )
 from ..trace import TraceRecorder
@@ -202,9 +201,17 @@ class LinearModel:
         check_is_fitted(self)
         scores = _scores_checked_after(self, X)
         if scores is None:
-            X = validate_X(self, X, reset=False)
+            X = validate_X(self, X, reset=False, linear=True)  # w·x: no summing
             scores = check_scores(_linear_scores(X, self.coef_, self.intercept_), X)
         return scores.ravel() if scores.shape[1] == 1 else scores
+
+    @property
+    def _scores_refused_if_not_finite(self):
+        """Whether ``decision_function`` is this class's own, which refuses scores
+        that are inf or NaN (the kernel counts them), so ``predict`` need not look
+        again; not for a subclass that scores otherwise (votes, a difference of
+        two classes' scores, which may overflow)."""
+        return type(self).decision_function is LinearModel.decision_function
 
     def _prediction_state(self):
         """Arrays besides the public fitted attributes that prediction needs
@@ -256,9 +263,11 @@ def _scores_checked_after(model, X):
     n_samples scores are checked instead, and only when one of them is not finite
     are the values scanned (they may be finite, and the score an overflow): the
     same errors, the same scores. A CSR matrix's structure (indices in range,
-    ``indptr`` consistent) is still checked before the kernel reads it, and its
-    duplicate entries summed. Scores that overflow on a finite ``X`` are refused
-    (:func:`~rosenblatt._validation.check_scores`), never returned as NaN.
+    ``indptr`` consistent) is still checked before the kernel reads it; its
+    duplicate entries are left as they are (each adds its ``w_j x_j``). Scores
+    that overflow on a finite ``X`` are refused
+    (:func:`~rosenblatt._validation.check_scores`), never returned as NaN; the
+    kernel counts them as it writes them, no second pass over the scores.
     """
     if sp.issparse(X):
         if X.format != "csr":
@@ -270,18 +279,22 @@ def _scores_checked_after(model, X):
             and not hasattr(model, "feature_names_in_")):  # its warning is on the full path
         return None
     if sp.issparse(X):
+        # indices in range; duplicates are not summed (nor rows sorted): ``w·x`` over a
+        # row that stores a column twice is the same sum, up to rounding, as over its
+        # summed entry, without a copy of X
         check_csr_structure(X)
-        X = sum_duplicates(X)  # a copy when a row stores a column twice
-    scores = _linear_scores(X, model.coef_, model.intercept_)
-    if not np.isfinite(scores).all():
+    scores, not_finite = _linear_scores(X, model.coef_, model.intercept_, count_not_finite=True)
+    if not_finite:
         if not np.isfinite(X.data if sp.issparse(X) else X).all():
             return None  # the full path raises its error about NaN or infinity
         check_scores(scores, X)  # finite X, overflowing scores: refused
     return scores
 
 
-def _linear_scores(X, coef, intercept):
-    """``X @ coef.T + intercept`` in float64 (float32 X read as is).
+def _linear_scores(X, coef, intercept, count_not_finite=False):
+    """``X @ coef.T + intercept`` in float64 (float32 X read as is); with
+    ``count_not_finite``, also how many scores are inf or NaN (counted by the
+    kernel as it writes them).
 
     Large inputs are scored on numba's threads, but only from the main thread:
     numba's default threading layer aborts the process when two threads run
@@ -294,4 +307,5 @@ def _linear_scores(X, coef, intercept):
     parallel = cells >= PARALLEL_SCORING_CELLS and \
         threading.current_thread() is threading.main_thread()
     kernel = _kernels.decision_function_parallel if parallel else _kernels.decision_function
-    return kernel(kernel_view(X), coef, intercept)
+    scores, not_finite = kernel(kernel_view(X), coef, intercept)
+    return (scores, not_finite) if count_not_finite else scores
