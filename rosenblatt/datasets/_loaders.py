@@ -438,9 +438,9 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
         indices -= 1
     width = int(indices.max()) + 1 if len(indices) else 1
     if n_features is not None and n_features < width:
-        row = _first_row_beyond(_csr(data, indices, indptr, width), n_features)
+        row = _first_row_beyond(libsvm_matrix(data, indices, indptr, width), n_features)
         raise libsvm_too_wide(path, n_features, row, width)
-    X = _csr(data, indices, indptr, width if n_features is None else int(n_features))
+    X = libsvm_matrix(data, indices, indptr, width if n_features is None else int(n_features))
     if X.shape[0] == 0:
         raise ValueError(f"{path}: no data lines.")
     return X, libsvm_labels(y, path)
@@ -455,7 +455,7 @@ def _plain_options(n_features, zero_based):
                       or (isinstance(zero_based, str) and zero_based == "auto"))
 
 
-def _csr(data, indices, indptr, width):
+def libsvm_matrix(data, indices, indptr, width):
     """The CSR matrix load_svmlight_file builds of these arrays (its index dtype,
     its sparse interface)."""
     X = sp.csr_array((data, indices, indptr), (len(indptr) - 1, width))
