@@ -204,3 +204,16 @@ def test_chunked_file_reads_what_load_libsvm_reads(tmp_path):
                                       X.indices)
         np.testing.assert_array_equal(np.concatenate([t for _, t in blocks]), y)
         assert chunks.n_values == X.nnz
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"n_features": 0}, "'n_features' parameter of load_svmlight_file must be an int"),
+    ({"zero_based": "x"}, "'zero_based' parameter of load_svmlight_file must be"),
+])
+def test_options_it_does_not_take_go_to_scikit_learn(options, message, tmp_path):
+    path = tmp_path / "d.svm"
+    path.write_bytes(b"1 1:1\n-1 3:2\n")
+    with pytest.raises(ValueError, match=rf"d\.svm: The {message}"):
+        load_libsvm(path, **options)
+    X, _ = load_libsvm(path, zero_based=np.True_)  # numpy's bool: scikit-learn's path
+    assert X.shape == (2, 4)
