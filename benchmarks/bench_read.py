@@ -70,16 +70,20 @@ def reading(path, rounds):
 def train_cpu(package, path, out):
     """CPU seconds (user + system) of one ``rosenblatt train`` child on ``path``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "rosenblatt", "train", str(path), "--model", "ftrl",
-                    "--hash-bits", "20", "--set", "max_iter=1", "--set", "shuffle=none",
-                    "-o", str(out)], check=True, stdout=subprocess.DEVNULL,
-                   env={**os.environ, "PYTHONPATH": str(package)})
+    # run from the package's folder: ``-m`` puts the working directory first on sys.path
+    done = subprocess.run([sys.executable, "-m", "rosenblatt", "train", str(path), "--model",
+                           "ftrl", "--hash-bits", "20", "--set", "max_iter=1", "--set",
+                           "shuffle=none", "-o", str(out)], cwd=package, capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(package)})
+    if done.returncode:
+        sys.exit(f"rosenblatt train failed with {package}:\n{done.stderr}")
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def training(path, before, rounds):
     out = pathlib.Path(tempfile.mkdtemp()) / "m.npz"
+    before = before.resolve()
     train_cpu(ROOT, path, out)  # warm the numba caches of both packages first
     train_cpu(before, path, out)
     new, old = [], []
@@ -101,11 +105,15 @@ def main(argv=None):
     parser.add_argument("--before", type=pathlib.Path, default=None,
                         help="a copy of the package before the compiled reader, for the "
                              "train path (skipped without it)")
+    parser.add_argument("--skip-reading", action="store_true",
+                        help="time only the train path")
     args = parser.parse_args(argv)
     print(f"{cpu_model()}, {os.cpu_count()} CPUs; Python {platform.python_version()}")
-    reading(args.a9a, args.rounds)
+    if not args.skip_reading:
+        reading(args.a9a, args.rounds)
     if args.click.exists():
-        reading(args.click, args.click_rounds)
+        if not args.skip_reading:
+            reading(args.click, args.click_rounds)
         if args.before is not None:
             training(args.click, args.before, args.click_rounds)
     else:

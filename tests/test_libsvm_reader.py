@@ -217,3 +217,31 @@ def test_options_it_does_not_take_go_to_scikit_learn(options, message, tmp_path)
         load_libsvm(path, **options)
     X, _ = load_libsvm(path, zero_based=np.True_)  # numpy's bool: scikit-learn's path
     assert X.shape == (2, 4)
+
+
+@pytest.mark.parametrize("line", [b"1 3:1 2:1", b"1 1:y", b"nan 1:1"])
+def test_chunked_file_refuses_a_bad_line_as_load_libsvm_does(line, tmp_path):
+    path = tmp_path / "bad.svm"
+    path.write_bytes(b"1 1:1\n" * 40 + b"\n" + line + b"\n" + b"-1 2:1\n" * 5)
+    with pytest.raises(ValueError) as whole:
+        load_libsvm(path)
+    assert "bad.svm" in str(whole.value) and "42" in str(whole.value)
+    for size in (1, 7, 100):
+        with pytest.raises(ValueError) as chunked:
+            ChunkedFile(path, size)
+        assert str(chunked.value) == str(whole.value)
+
+
+def test_chunked_file_scans_in_pieces_of_whole_lines(tmp_path, monkeypatch):
+    """The opening pass reads the file in pieces: rows, lines and blocks come out the same
+    when a piece boundary falls inside a line."""
+    path = tmp_path / "d.svm"
+    path.write_bytes(b"".join(b"%d 1:%d 7:0.5 # c\n\n" % (k % 3, k + 1) for k in range(50)))
+    whole = ChunkedFile(path, 4)
+    monkeypatch.setattr(ChunkedFile, "_SCAN_BYTES", 13)
+    pieces = ChunkedFile(path, 4)
+    assert pieces._starts == whole._starts and pieces._where == whole._where
+    assert pieces._where[1] == (9, 15) and pieces.n_rows == 50 and pieces.n_features == 7
+    for (a, b), (c, d) in zip(pieces, whole):
+        np.testing.assert_array_equal(a.toarray(), c.toarray())
+        np.testing.assert_array_equal(b, d)

@@ -188,9 +188,7 @@ class ChunkedFile:
     # LIBSVM: one compiled pass (the parser of load_libsvm, over pieces of whole
     # lines) for the classes, the width and where each block starts; then the blocks
     # by byte ranges, parsed by the same loop. It refuses what load_libsvm refuses,
-    # with the same message.
-    _SCAN_BYTES = 1 << 24
-
+    # with the same message. (Pieces of _SCAN_BYTES, as VW's pass below.)
     def _scan_libsvm(self, n_features):
         parse_as = True if self.zero_based is None else bool(self.zero_based)
         starts, firsts, lasts, labels = [], [], [], set()
