@@ -154,7 +154,7 @@ def parse_number(buf, start, end, powers):
             c = buf[i]
             if c < 48 or c > 57 or power > 100000:
                 return False, 0.0
-            power = power * 10 + (c - 48)
+            power = power * 10 + (np.int64(c) - 48)  # int64 in plain Python too
             i += 1
         exponent += sign * power
     if mantissa == 0:

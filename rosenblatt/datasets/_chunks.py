@@ -10,12 +10,11 @@ from ._loaders import (
     _is_number,
     csv_rows,
     label_index,
-    libsvm_data,
     libsvm_labels,
-    libsvm_refusal,
+    libsvm_matrix,
     libsvm_too_wide,
     numeric_labels,
-    parse_libsvm,
+    read_libsvm,
     text_labels,
 )
 
@@ -27,7 +26,8 @@ class ChunkedFile:
     front: the classes, the number of features and (for LIBSVM) where each block
     starts. Iterating yields ``(X, y)`` blocks in file order, each read from disk
     when it is needed: ``.npy`` through a memory map, LIBSVM by byte ranges with
-    scikit-learn's parser, CSV line by line. Memory stays at one block.
+    the compiled parser of :func:`~rosenblatt.datasets.load_libsvm` (which makes
+    the pass on opening too), CSV line by line. Memory stays at one block.
 
     LIBSVM feature indices count from 0 when the file uses index 0, from 1
     otherwise; ``zero_based`` decides it instead, for files read as one set.
@@ -185,50 +185,49 @@ class ChunkedFile:
         self._csv_reader = reader
         return block
 
-    # LIBSVM: one pass, each block parsed by scikit-learn's parser as the whole file
-    # would be (so it refuses what load_libsvm refuses, with the same message); then
-    # the blocks by byte ranges
+    # LIBSVM: one compiled pass (the parser of load_libsvm, over pieces of whole
+    # lines) for the classes, the width and where each block starts; then the blocks
+    # by byte ranges, parsed by the same loop. It refuses what load_libsvm refuses,
+    # with the same message. (Pieces of _SCAN_BYTES, as VW's pass below.)
     def _scan_libsvm(self, n_features):
-        starts, labels, largest, smallest, rows = [], set(), -1, None, 0
-        lines, where = [], []
-        position, number, first_line, last_line = 0, 0, 0, 0
         parse_as = True if self.zero_based is None else bool(self.zero_based)
+        starts, firsts, lasts, labels = [], [], [], set()
+        largest, smallest, rows = -1, None, 0
+        offset, rest, line, last_line = 0, b"", 1, 0
         self._n_values = 0
-
-        def take(payload):
-            nonlocal largest, smallest
-            try:
-                X, y = parse_libsvm(payload, parse_as)
-            except (ValueError, RuntimeError, OverflowError) as error:
-                raise ValueError(libsvm_refusal(self.path, parse_as, error)) from error
-            libsvm_labels(y, self.path, first_row=len(where) * self.chunk_size)
-            labels.update(y.tolist())
-            self._n_values += X.nnz
-            if X.nnz or len(X.indices):
-                shift = 0 if parse_as else 1  # back to the indices as written
-                largest = max(largest, int(X.indices.max()) + shift)
-                low = int(X.indices.min()) + shift
-                smallest = low if smallest is None else min(smallest, low)
-
         with self.path.open("rb") as handle:
-            for number, line in enumerate(handle, start=1):
-                if libsvm_data(line).split():
-                    if rows % self.chunk_size == 0:
-                        if lines:
-                            take(b"".join(lines))
-                            where.append((first_line, last_line))
-                        starts.append(position)
-                        lines, first_line = [], number
-                    rows += 1
-                    last_line = number
-                if starts:
-                    lines.append(line)
-                position += len(line)
-        if lines:
-            take(b"".join(lines))
-            where.append((first_line, last_line))
+            while True:
+                piece = handle.read(self._SCAN_BYTES)
+                payload = rest + piece
+                cut = len(payload) if not piece else payload.rfind(b"\n") + 1
+                payload, rest = payload[:cut], payload[cut:]
+                if payload:
+                    indices, _, _, y, at, numbers = read_libsvm(payload, parse_as,
+                                                                str(self.path), line)
+                    libsvm_labels(y, self.path, first_row=rows)
+                    labels.update(np.unique(y).tolist())
+                    self._n_values += len(indices)
+                    if len(indices):
+                        largest = max(largest, int(indices.max()))
+                        low = int(indices.min())
+                        smallest = low if smallest is None else min(smallest, low)
+                    place = rows + np.arange(len(y))
+                    opening = place % self.chunk_size == 0
+                    starts.extend((offset + at[opening]).tolist())
+                    firsts.extend(numbers[opening].tolist())
+                    lasts.extend(numbers[(place + 1) % self.chunk_size == 0].tolist())
+                    if len(y):
+                        last_line = int(numbers[-1])
+                    rows += len(y)
+                    line += payload.count(b"\n")
+                    offset += len(payload)
+                if not piece:
+                    break
         if not rows:
             raise ValueError(f"{self.path}: no data lines.")
+        if len(lasts) < len(firsts):
+            lasts.append(last_line)
+        where = list(zip(firsts, lasts))
         # feature indices count from 0 unless every index is 1 or more (scikit-learn's
         # "auto"; a file without features counts from 0), unless the caller decided for
         # several files at once (as load_svmlight_files)
@@ -237,12 +236,12 @@ class ChunkedFile:
         if self.zero_based is None:
             self.zero_based = smallest is None or smallest == 0
         needed = max(largest - (0 if self.zero_based else 1), 0) + 1
-        self._starts, self._end, self._where = starts, position, where
+        self._starts, self._end, self._where = starts, offset, where
+        self.n_rows = rows
         if n_features is not None and n_features < needed:
             raise self._too_wide(n_features, needed)
         self.n_features = needed if n_features is None else int(n_features)
         self.classes = _classes(labels, self.path)
-        self.n_rows = rows
 
     def _too_wide(self, n_features, needed):
         """The load_libsvm error for a file wider than ``n_features``: a second pass
@@ -264,14 +263,24 @@ class ChunkedFile:
                 if index < first:
                     continue
                 # the block's own bytes, whole lines from its first data line to the
-                # next block's: no guessing where scikit-learn's offset/length cut a
-                # line (blank lines and comments at a boundary duplicated rows)
+                # next block's
                 handle.seek(start)
-                try:
-                    yield parse_libsvm(handle.read(stop - start), self.zero_based, n_features)
-                except (ValueError, RuntimeError, OverflowError) as error:
-                    raise ValueError(f"{self.blocks_where(index)}: {error} (was the file "
-                                     "changed after it was opened?)") from error
+                payload = handle.read(stop - start)
+                indices, data, indptr, y, _, _ = read_libsvm(
+                    payload, self.zero_based, str(self.path), self._where[index][0])
+                if not self.zero_based:
+                    indices -= 1
+                width = int(indices.max()) + 1 if len(indices) else 1
+                if len(y) != self._where_rows(index):
+                    raise ValueError(f"{self.blocks_where(index)}: {len(y)} rows, where the "
+                                     f"file had {self._where_rows(index)} when it was opened "
+                                     "(was the file changed after it was opened?)")
+                if n_features is not None and width > n_features:
+                    raise ValueError(f"{self.blocks_where(index)}: its rows name features "
+                                     f"beyond the {n_features} expected (was the file changed "
+                                     "after it was opened?)")
+                yield libsvm_matrix(data, indices, indptr,
+                                    width if n_features is None else n_features), y
 
     def _blocks_libsvm(self):
         for X, y in self._parsed_blocks(self.n_features):

@@ -15,7 +15,14 @@ import re
 import warnings
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file
+
+try:
+    from sklearn.utils._sparse import _align_api_if_sparse
+except ImportError:  # scikit-learn before its sparse-interface setting: CSR matrices
+    def _align_api_if_sparse(X):
+        return sp.csr_matrix(X)
 
 
 #: the formats :func:`load_data` reads, as ``file_format`` names them
@@ -397,11 +404,15 @@ _SEARCH_LINES = 4096
 
 
 def load_libsvm(path, n_features=None, zero_based="auto"):
-    """A LIBSVM/svmlight file, parsed by scikit-learn (CSR with int64 indices kept).
+    """A LIBSVM/svmlight file, read by a compiled parser into the matrix
+    scikit-learn's ``load_svmlight_file`` makes of it (CSR, the same values bit
+    for bit, indices, labels and width; a property test holds it to that).
 
-    When the parser refuses the file, the lines are checked one by one to say
-    which line is wrong and why. ``n_features`` reads the file that wide (a test
-    file whose last features never occur); whole-number labels come back as int64.
+    The lines the compiled loop does not take on its fast path (anything
+    unusual) are read one by one by scikit-learn's parser, and a malformed line
+    is refused with the file, the line and why. ``n_features`` reads the file
+    that wide (a test file whose last features never occur); whole-number labels
+    come back as int64.
 
     Returns
     -------
@@ -418,6 +429,43 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
     ([[0.5, 0.0, 2.0, 0.0], [0.0, 1.0, 0.0, 0.0]], [1, -1])
     """
     path = _existing(path)
+    if not _plain_options(n_features, zero_based):
+        return _load_libsvm_sklearn(path, n_features, zero_based)
+    indices, data, indptr, y, _, _ = read_libsvm(path.read_bytes(), zero_based is not False,
+                                                 str(path))
+    # as load_svmlight_file: from 1 when asked, or ("auto") when no index is 0
+    if zero_based is False or (zero_based == "auto" and len(indices) and indices.min() > 0):
+        indices -= 1
+    width = int(indices.max()) + 1 if len(indices) else 1
+    if n_features is not None and n_features < width:
+        row = _first_row_beyond(libsvm_matrix(data, indices, indptr, width), n_features)
+        raise libsvm_too_wide(path, n_features, row, width)
+    X = libsvm_matrix(data, indices, indptr, width if n_features is None else int(n_features))
+    if X.shape[0] == 0:
+        raise ValueError(f"{path}: no data lines.")
+    return X, libsvm_labels(y, path)
+
+
+def _plain_options(n_features, zero_based):
+    """Whether the options are ones the compiled reader takes (anything else goes
+    to scikit-learn, which says what is wrong with them)."""
+    width = n_features is None or (isinstance(n_features, numbers.Integral)
+                                   and not isinstance(n_features, bool) and n_features >= 1)
+    return width and (zero_based is True or zero_based is False
+                      or (isinstance(zero_based, str) and zero_based == "auto"))
+
+
+def libsvm_matrix(data, indices, indptr, width):
+    """The CSR matrix load_svmlight_file builds of these arrays (its index dtype,
+    its sparse interface)."""
+    X = sp.csr_array((data, indices, indptr), (len(indptr) - 1, width))
+    X.sort_indices()
+    return _align_api_if_sparse(X)
+
+
+def _load_libsvm_sklearn(path, n_features, zero_based):
+    """:func:`load_libsvm` by scikit-learn's parser (options the compiled reader does
+    not take)."""
     try:
         X, y = load_svmlight_file(str(path), n_features=n_features, zero_based=zero_based)
     except (ValueError, RuntimeError, OverflowError) as error:
@@ -429,6 +477,71 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
     if X.shape[0] == 0:
         raise ValueError(f"{path}: no data lines.")
     return X, libsvm_labels(y, path)
+
+
+def read_libsvm(payload, zero_based, where, first_line=1):
+    """The whole lines ``payload`` (bytes) of a LIBSVM file as load_svmlight_file's
+    loop reads them (``zero_based`` its flag: False refuses index 0):
+    ``(indices as written, data, indptr, labels, starts, lines)`` with int64
+    ``indices``/``indptr``, float64 ``data``/``labels`` (NaN or inf where the file
+    says so), and each row's start byte and line number. ``where`` names the file
+    in errors, ``first_line`` is the number of the payload's first line."""
+    from .._kernels import _libsvm
+
+    buf = np.frombuffer(payload, dtype=np.uint8)
+    n_lines, n_words = _libsvm.libsvm_capacity(buf)
+    indptr = np.zeros(n_lines + 1, dtype=np.int64)
+    indices = np.empty(n_words, dtype=np.int64)
+    data = np.empty(n_words)
+    labels = np.empty(n_lines)
+    starts = np.empty(n_lines, dtype=np.int64)
+    lines = np.empty(n_lines, dtype=np.int64)
+    slow = np.empty(n_lines, dtype=np.int64)
+    rows, stored, n_slow = _libsvm.libsvm_parse(buf, bool(zero_based), _libsvm.POWERS, indptr,
+                                                indices, data, labels, starts, lines, slow)
+    indptr, labels = indptr[:rows + 1], labels[:rows]
+    starts, lines = starts[:rows], lines[:rows] + first_line
+    # a block much smaller than its bound is copied, not kept as a view of it
+    keep = (lambda a: a[:stored]) if 4 * stored >= 3 * n_words else (lambda a: a[:stored].copy())
+    indices, data = keep(indices), keep(data)
+    if n_slow:
+        indptr, indices, data = _read_slow_libsvm(payload, slow[:n_slow], bool(zero_based),
+                                                  where, indptr, indices, data, labels,
+                                                  starts, lines)
+    return indices, data, indptr, labels, starts, lines
+
+
+def _read_slow_libsvm(payload, slow, zero_based, where, indptr, indices, data, labels,
+                      starts, lines):
+    """Read the lines the compiled loop left (their rows are empty) with
+    scikit-learn's parser, one by one, and put their features in; the first it
+    refuses is refused with its line."""
+    parts_i, parts_d, counts = [], [], np.diff(indptr)
+    previous = 0
+    for row in slow.tolist():
+        start = int(starts[row])
+        end = payload.find(b"\n", start)
+        text = payload[start:] if end < 0 else payload[start:end + 1]
+        try:
+            X, y = parse_libsvm(text, zero_based)
+        except (ValueError, RuntimeError, OverflowError) as refused:
+            raise ValueError(f"{where}, line {int(lines[row])}: "
+                             f"{_libsvm_reason(text, zero_based) or refused}.") from None
+        if X.shape[0] != 1:  # pragma: no cover - the loop and scikit-learn agree on blanks
+            raise ValueError(f"{where}, line {int(lines[row])}: not one LIBSVM row.")
+        labels[row] = y[0]
+        cut = indptr[row]
+        parts_i.append(indices[previous:cut])
+        parts_d.append(data[previous:cut])
+        parts_i.append(X.indices.astype(np.int64) + (0 if zero_based else 1))
+        parts_d.append(X.data.astype(np.float64))
+        counts[row] = X.indices.shape[0]
+        previous = cut
+    parts_i.append(indices[previous:])
+    parts_d.append(data[previous:])
+    new_indptr = np.zeros_like(indptr)
+    np.cumsum(counts, out=new_indptr[1:])
+    return new_indptr, np.concatenate(parts_i), np.concatenate(parts_d)
 
 
 def libsvm_labels(y, path, first_row=0):
