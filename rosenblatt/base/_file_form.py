@@ -24,7 +24,7 @@ model's, from the :class:`FileContext`), read from a field checked before
 >>> Floats("problems", "features").check(file, "coef_", np.zeros((1, 5)))
 Traceback (most recent call last):
 ...
-rosenblatt.io.ModelFileError: m.npz: coef_: coef_ has shape (1, 5), expected (1, 3).
+rosenblatt.io.ModelFileError: m.npz: coef_: coef_ has shape (1, 5), expected (1, 3) (sized by classes_, n_features_in_).
 >>> Ints(RowsOf("support"), low=0).check(file, "sequence", np.array([0, 3]),
 ...                                       {"support": np.zeros((2, 3))})
 array([0, 3])
@@ -102,13 +102,24 @@ def _size(dim, file, known):
     return known[dim] if dim in (known or {}) else file.sizes[dim]
 
 
+#: the fitted attributes the model's sizes are read from, named in messages
+_MODEL_SIZES = {"problems": "classes_", "classes": "classes_", "features": "n_features_in_"}
+
+
 def _from_fields(dims, known):
     """What a message adds when sizes come from other fields: their names in the
-    file (``known["_where"]`` is the prefix of the group's fields)."""
+    file (``known["_where"]`` is the prefix of the group's fields), and for the
+    model's sizes the attributes they come from (a forged ``classes_`` shows as
+    another number of rows of ``coef_``)."""
     names = [dim.name if isinstance(dim, RowsOf) else dim for dim in dims
              if isinstance(dim, RowsOf) or (isinstance(dim, str) and dim in (known or {}))]
     where = (known or {}).get("_where", "")
-    return f" (sized by {', '.join(where + name for name in names)})" if names else ""
+    names = [where + name for name in names]
+    for dim in dims:
+        if isinstance(dim, str) and dim not in (known or {}) and dim in _MODEL_SIZES and \
+                _MODEL_SIZES[dim] not in names:
+            names.append(_MODEL_SIZES[dim])
+    return f" (sized by {', '.join(names)})" if names else ""
 
 
 def describe(value):

@@ -31,6 +31,7 @@ from sklearn.utils._param_validation import StrOptions
 from .._kernels import _first_order
 from ..base import LinearLearner, LinearModel, OnlineMixin, PerceptronClassifier, Traced
 from ..base import constraints as _constraints
+from ..base._file_form import FLOAT64, Floats, Ints, Optional
 from ..base._mistakes import CountsMistakes, MistakeCounts
 from ..base._parameters import RealNumber
 from ..base._registry import register
@@ -79,6 +80,10 @@ class FirstOrderState(MistakeCounts):
     sum_coef: np.ndarray = field(default=None, kw_only=True)
     sum_intercept: np.ndarray = field(default=None, kw_only=True)
     summed: np.ndarray = field(default=None, kw_only=True)
+
+    file_form = {"sum_coef": Optional(Floats(like="coef", dtypes=FLOAT64)),
+                 "sum_intercept": Optional(Floats(1)),
+                 "summed": Optional(Ints(1))}
 
     def with_sums(self, coef):
         """This state with empty sums, for weights shaped as ``coef``."""
