@@ -223,13 +223,13 @@ def test_a_forgetron_damage_over_its_share_is_refused(tmp_path, damage):
 @pytest.mark.parametrize("name", ["AROW", "SecondOrderPerceptron", "SoftConfidenceWeighted"])
 def test_full_covariances_of_many_classes_are_refused_by_their_total_size(name):
     import rosenblatt
-    X = np.zeros((1000, 3000))  # 1,000 classes × 3,001² float64: 72 GB
+    X = np.zeros((1000, 3000))  # 1,000 classes × 3,001² float64: 72 GB ("auto" is diagonal)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.raises(ValueError, match=r"3001 x 3001 float64 covariance matrix per problem"
                                              r": 72 GB for 1000 one-vs-rest problems, over the "
                                              r"2 GB it allows in all. Use covariance='diagonal'"):
-            getattr(rosenblatt, name)().fit(X, np.arange(1000))
+            getattr(rosenblatt, name)(covariance="full").fit(X, np.arange(1000))
 
 
 @pytest.mark.parametrize("eta", [0.0, 1e-12])

@@ -454,7 +454,19 @@ def run_traced(problem, data, order, call, multiclass=False):
     return n_mistakes, n_updates
 
 
-class ROMMALearner(FirstOrderLearner):
+class ScaledWeights:
+    """Learner mixin for the rules whose kernels keep ``w = s·v`` (ROMMA, ALMA_2):
+    at an epoch's end, the scale the blocks carried is folded into the weights."""
+
+    def _epoch_end(self, problem):
+        super()._epoch_end(problem)
+        if getattr(problem, "_carry", None) is not None:
+            _first_order.alma_unscale(problem.coef, problem.intercept, self.fit_intercept,
+                                      problem._carry)
+            problem._carry = None
+
+
+class ROMMALearner(ScaledWeights, FirstOrderLearner):
     """ROMMA: the kernel's projection onto the two constraints."""
 
     _sums_iterates = True
@@ -471,14 +483,11 @@ class ROMMALearner(FirstOrderLearner):
                          (problem.coef, problem.intercept, problem.seen),
                          _scale_carry(problem))
 
-    def _epoch_end(self, problem):
-        _fold_scale(problem, self.fit_intercept)
-
     def _updates_right_rows(self):
         return self.aggressive
 
 
-class ALMALearner(FirstOrderLearner):
+class ALMALearner(ScaledWeights, FirstOrderLearner):
     """ALMA_p: the kernel's step in the dual space and projection into the q-ball."""
 
     _sums_iterates = True
@@ -499,9 +508,6 @@ class ALMALearner(FirstOrderLearner):
                          (problem.coef, problem.intercept, problem.seen,
                           problem.state.corrections), carry)
 
-    def _epoch_end(self, problem):
-        _fold_scale(problem, self.fit_intercept)
-
 
 def _scale_carry(problem):
     """The ``carry`` argument of a kernel that keeps ``w = s·v`` (ROMMA, ALMA_2): the
@@ -513,14 +519,6 @@ def _scale_carry(problem):
     if getattr(problem, "_carry", None) is None:
         problem._carry = np.zeros(4)
     return (problem._carry,)
-
-
-def _fold_scale(problem, fit_intercept):
-    """At an epoch's end: the scale the blocks carried, folded into the weights."""
-    if getattr(problem, "_carry", None) is not None:
-        _first_order.alma_unscale(problem.coef, problem.intercept, fit_intercept,
-                                  problem._carry)
-        problem._carry = None
 
 
 class ProgressiveLoss:
