@@ -4,6 +4,10 @@ import numpy as np
 
 from ._validation import check_random_state
 from .datasets._generators import label_by
+from .structured._metrics import attachment_scores, relation_scores
+
+__all__ = ["attachment_scores", "exact_out_of_sample_error", "in_sample_error",
+           "out_of_sample_error", "relation_scores", "top_features"]
 
 _SQUARE = np.array([[-1.0, -1.0], [1.0, -1.0], [1.0, 1.0], [-1.0, 1.0]])
 

@@ -297,3 +297,104 @@ def _pairs(y_true, y_pred):
             raise ValueError(f"y_true and y_pred differ in length in {where}: "
                              f"{len(a)} and {len(b)} labels.")
     return list(zip(gold, guess))
+
+
+def _tree(item):
+    """``(heads, relations)`` of a sentence, or of a pair from ``predict_heads``."""
+    if isinstance(item, tuple) and len(item) == 2:
+        return np.asarray(item[0]), [str(label) for label in item[1]]
+    return np.asarray(item.heads), item.column("deprel")
+
+
+def _trees(gold, predicted):
+    """Both lists of trees, checked against each other sentence by sentence."""
+    gold, predicted = list(gold), list(predicted)
+    if len(gold) != len(predicted):
+        raise ValueError(f"{len(gold)} gold sentences but {len(predicted)} predicted ones; "
+                         "score the same sentences, in the same order.")
+    if not gold:
+        raise ValueError("No sentences to score.")
+    pairs = []
+    for number, (g, p) in enumerate(zip(gold, predicted)):
+        g, p = _tree(g), _tree(p)
+        if len(g[0]) != len(p[0]) or len(g[1]) != len(g[0]) or len(p[1]) != len(p[0]):
+            raise ValueError(f"Sentence {number} has {len(g[0])} gold words but {len(p[0])} "
+                             "predicted ones; attachment is scored word by word (gold "
+                             "tokenisation).")
+        pairs.append((g, p))
+    return pairs
+
+
+def _universal(label):
+    return label.split(":", 1)[0]
+
+
+def attachment_scores(gold, predicted):
+    """UAS and LAS as the CoNLL 2018 shared task counts them with gold tokenisation:
+    every syntactic word, punctuation included; LAS compares the universal relation
+    (DEPREL before any ``:``).
+
+    Parameters
+    ----------
+    gold, predicted : list of ConlluSentence (or of ``(heads, relations)`` pairs)
+        The same sentences, gold and parsed.
+
+    Returns
+    -------
+    dict
+        ``uas``, ``las`` (fractions) and ``words`` (the words counted).
+
+    Examples
+    --------
+    >>> gold = [([2, 0, 2], ["nsubj", "root", "obj"])]
+    >>> parsed = [([2, 0, 1], ["nsubj", "root", "obj"])]
+    >>> attachment_scores(gold, parsed)
+    {'uas': 0.6666666666666666, 'las': 0.6666666666666666, 'words': 3}
+    """
+    words = heads = labelled = 0
+    for (gold_heads, gold_labels), (heads_found, labels_found) in _trees(gold, predicted):
+        right = gold_heads == heads_found
+        words += len(gold_heads)
+        heads += int(right.sum())
+        labelled += sum(1 for ok, a, b in zip(right, gold_labels, labels_found)
+                        if ok and _universal(a) == _universal(b))
+    return {"uas": heads / max(words, 1), "las": labelled / max(words, 1), "words": words}
+
+
+def relation_scores(gold, predicted):
+    """Labelled attachment per universal relation: for each relation, the words
+    holding it in the gold trees and in the predicted ones, those right (right head
+    and relation), and precision, recall and F1 (what the CoNLL evaluation's
+    per-relation LAS reports).
+
+    Returns
+    -------
+    dict
+        relation -> ``{"gold", "predicted", "correct", "precision", "recall", "f1"}``,
+        relations sorted.
+
+    Examples
+    --------
+    >>> gold = [([2, 0, 2], ["nsubj", "root", "obj"])]
+    >>> parsed = [([2, 0, 2], ["nsubj", "root", "obl:tmod"])]
+    >>> relation_scores(gold, parsed)["obj"]
+    {'gold': 1, 'predicted': 0, 'correct': 0, 'precision': 0.0, 'recall': 0.0, 'f1': 0.0}
+    """
+    counts = {}
+    for (gold_heads, gold_labels), (heads_found, labels_found) in _trees(gold, predicted):
+        for head, label, head_found, label_found in zip(gold_heads, gold_labels, heads_found,
+                                                        labels_found):
+            label, label_found = _universal(label), _universal(label_found)
+            counts.setdefault(label, [0, 0, 0])[0] += 1
+            counts.setdefault(label_found, [0, 0, 0])[1] += 1
+            if head == head_found and label == label_found:
+                counts[label][2] += 1
+    table = {}
+    for label in sorted(counts):
+        n_gold, n_predicted, correct = counts[label]
+        precision = correct / n_predicted if n_predicted else 0.0
+        recall = correct / n_gold if n_gold else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        table[label] = {"gold": n_gold, "predicted": n_predicted, "correct": correct,
+                        "precision": precision, "recall": recall, "f1": f1}
+    return table

@@ -1,0 +1,568 @@
+"""An arc-factored dependency parser trained by the averaged structured perceptron,
+on the one engine.
+
+A sentence (a :class:`~rosenblatt.datasets.ConlluSentence`, or anything with its
+``column(name)``, ``heads``, ``len`` and ``replace``) is one example. Its words
+become node rows of integer ids (:func:`encode`: each string hashed once to a
+stable 64-bit number, so a model needs no vocabulary); the compiled epoch
+(:func:`~._arcs.parser_epoch`) computes the MSTParser features of every arc from
+them, decodes, and updates the one flat weight vector (arcs, sibling pairs and
+relation labels) with Daumé's averaging sums. Everything else is the engine's:
+the training loop, the epoch's sentence order, parameter mixing by sentences.
+"""
+
+import hashlib
+from numbers import Integral
+
+import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from ..base import Learner, PerceptronClassifier, Problem, RuleState, constraints
+from ..base._shard import Shard, ThreadBackend
+from ..linear_model._averaged import Averaging
+from . import _arcs
+from ._arcs import (
+    DEP,
+    FEATS,
+    HEAD,
+    LEFT_CHILD,
+    LEMMA,
+    PREFIX,
+    RIGHT_CHILD,
+    SIB,
+    UPOS,
+    WORD,
+    XPOS,
+    parse,
+    parser_epoch,
+    template_table,
+)
+
+#: the decoders by name (see :mod:`._decoders`)
+DECODERS = {"eisner": _arcs.EISNER, "chu-liu-edmonds": _arcs.CHU_LIU_EDMONDS,
+            "second-order": _arcs.SECOND_ORDER,
+            "second-order-nonprojective": _arcs.SECOND_ORDER_NONPROJECTIVE}
+
+#: the arc templates: McDonald, Crammer & Pereira (2005), Table 1 (a and b: unigram
+#: and bigram; c: the surrounding tags, with XPOS and with UPOS), the 5-letter
+#: prefix standing in for the word, and the lemmas; each also with the arc's
+#: direction and distance (the in-between tags are added by the kernel)
+ARC_TEMPLATES = [
+    [],  # with the direction and distance: a prior on arc lengths
+    [(HEAD, 0, WORD), (HEAD, 0, XPOS)], [(HEAD, 0, WORD)], [(HEAD, 0, XPOS)],
+    [(HEAD, 0, PREFIX), (HEAD, 0, XPOS)], [(HEAD, 0, PREFIX)], [(HEAD, 0, UPOS)],
+    [(HEAD, 0, LEMMA)],
+    [(DEP, 0, WORD), (DEP, 0, XPOS)], [(DEP, 0, WORD)], [(DEP, 0, XPOS)],
+    [(DEP, 0, PREFIX), (DEP, 0, XPOS)], [(DEP, 0, PREFIX)], [(DEP, 0, UPOS)],
+    [(DEP, 0, LEMMA)],
+    [(HEAD, 0, WORD), (HEAD, 0, XPOS), (DEP, 0, WORD), (DEP, 0, XPOS)],
+    [(HEAD, 0, XPOS), (DEP, 0, WORD), (DEP, 0, XPOS)],
+    [(HEAD, 0, WORD), (DEP, 0, WORD), (DEP, 0, XPOS)],
+    [(HEAD, 0, WORD), (HEAD, 0, XPOS), (DEP, 0, XPOS)],
+    [(HEAD, 0, WORD), (HEAD, 0, XPOS), (DEP, 0, WORD)],
+    [(HEAD, 0, WORD), (DEP, 0, WORD)], [(HEAD, 0, XPOS), (DEP, 0, XPOS)],
+    [(HEAD, 0, UPOS), (DEP, 0, UPOS)], [(HEAD, 0, LEMMA), (DEP, 0, LEMMA)],
+    [(HEAD, 0, PREFIX), (HEAD, 0, XPOS), (DEP, 0, PREFIX), (DEP, 0, XPOS)],
+    [(HEAD, 0, PREFIX), (DEP, 0, PREFIX)],
+    [(HEAD, 0, XPOS), (HEAD, 1, XPOS), (DEP, -1, XPOS), (DEP, 0, XPOS)],
+    [(HEAD, -1, XPOS), (HEAD, 0, XPOS), (DEP, -1, XPOS), (DEP, 0, XPOS)],
+    [(HEAD, 0, XPOS), (HEAD, 1, XPOS), (DEP, 0, XPOS), (DEP, 1, XPOS)],
+    [(HEAD, -1, XPOS), (HEAD, 0, XPOS), (DEP, 0, XPOS), (DEP, 1, XPOS)],
+    [(HEAD, 0, UPOS), (HEAD, 1, UPOS), (DEP, -1, UPOS), (DEP, 0, UPOS)],
+    [(HEAD, -1, UPOS), (HEAD, 0, UPOS), (DEP, -1, UPOS), (DEP, 0, UPOS)],
+    [(HEAD, 0, UPOS), (HEAD, 1, UPOS), (DEP, 0, UPOS), (DEP, 1, UPOS)],
+    [(HEAD, -1, UPOS), (HEAD, 0, UPOS), (DEP, 0, UPOS), (DEP, 1, UPOS)],
+]
+
+#: the sibling templates (McDonald & Pereira 2006): the child ``c`` (role DEP) next
+#: after its sibling ``s`` (SIB) on one side of the head
+SIBLING_TEMPLATES = [
+    [(SIB, 0, XPOS), (DEP, 0, XPOS)], [(SIB, 0, UPOS), (DEP, 0, UPOS)],
+    [(SIB, 0, WORD), (DEP, 0, WORD)], [(SIB, 0, WORD), (DEP, 0, XPOS)],
+    [(SIB, 0, XPOS), (DEP, 0, WORD)],
+    [(HEAD, 0, XPOS), (SIB, 0, XPOS), (DEP, 0, XPOS)],
+    [(HEAD, 0, UPOS), (SIB, 0, UPOS), (DEP, 0, UPOS)],
+]
+
+#: the relation templates: the two words, their neighbours, and the dependent's
+#: outermost children (a preposition's lemma tells obl from obj, say)
+LABEL_TEMPLATES = [
+    [], [(DEP, 0, UPOS)], [(DEP, 0, XPOS)], [(DEP, 0, WORD)], [(DEP, 0, LEMMA)],
+    [(DEP, 0, FEATS)], [(HEAD, 0, UPOS)], [(HEAD, 0, XPOS)], [(HEAD, 0, WORD)],
+    [(HEAD, 0, LEMMA)], [(HEAD, 0, UPOS), (DEP, 0, UPOS)], [(HEAD, 0, XPOS), (DEP, 0, XPOS)],
+    [(HEAD, 0, LEMMA), (DEP, 0, LEMMA)], [(HEAD, 0, UPOS), (DEP, 0, LEMMA)],
+    [(HEAD, 0, LEMMA), (DEP, 0, UPOS)], [(DEP, 0, FEATS), (DEP, 0, UPOS)],
+    [(HEAD, 0, UPOS), (DEP, 0, FEATS)], [(DEP, -1, UPOS), (DEP, 0, UPOS)],
+    [(DEP, 0, UPOS), (DEP, 1, UPOS)], [(DEP, -1, LEMMA)], [(DEP, 1, LEMMA)],
+    [(LEFT_CHILD, 0, UPOS), (DEP, 0, UPOS)], [(LEFT_CHILD, 0, LEMMA), (DEP, 0, UPOS)],
+    [(RIGHT_CHILD, 0, UPOS), (DEP, 0, UPOS)], [(RIGHT_CHILD, 0, LEMMA), (DEP, 0, UPOS)],
+    [(LEFT_CHILD, 0, LEMMA), (HEAD, 0, UPOS), (DEP, 0, UPOS)],
+    [(HEAD, 0, UPOS), (DEP, 0, UPOS), (LEFT_CHILD, 0, UPOS)],
+]
+
+SPECS = (template_table(ARC_TEMPLATES), template_table(SIBLING_TEMPLATES),
+         template_table(LABEL_TEMPLATES))
+
+_UPOS_CODES = {tag: k for k, tag in enumerate(_arcs.UPOS_TAGS)}
+_ROOT_STRING = "<root>"
+
+
+def string_id(text):
+    """A string's stable 64-bit id (BLAKE2b), the same in every process and run.
+
+    >>> string_id("dog") == string_id("dog") != string_id("cat")
+    True
+    """
+    return int.from_bytes(hashlib.blake2b(text.encode("utf-8", "surrogatepass"),
+                                          digest_size=8).digest(), "little")
+
+
+def encode(sentences):
+    """Node rows of ``sentences``: ``(X, bounds)``, ``X`` uint64 of shape
+    ``(n_words + n_sentences, 6)`` (a root row, then a row per word, per sentence;
+    columns as :data:`~._arcs.COLUMNS`), ``bounds`` where each sentence starts.
+
+    >>> from rosenblatt.structured._parser import encode, Sentence
+    >>> X, bounds = encode([Sentence(["Dogs", "bark"], upos=["NOUN", "VERB"])])
+    >>> X.shape, bounds.tolist(), X[1:, 3].tolist()   # UPOS as its number
+    ((3, 6), [0, 3], [7, 15])
+    """
+    ids = {}
+
+    def identify(text):
+        found = ids.get(text)
+        if found is None:
+            found = ids[text] = string_id(text)
+        return found
+
+    lengths = np.array([len(s) for s in sentences], dtype=np.intp)
+    bounds = np.concatenate(([0], np.cumsum(lengths + 1))).astype(np.intp)
+    X = np.empty((int(bounds[-1]), len(_arcs.COLUMNS)), dtype=np.uint64)
+    root = identify(_ROOT_STRING)
+    for s, sentence in enumerate(sentences):
+        start = bounds[s]
+        X[start, :] = root
+        X[start, UPOS] = _arcs.ROOT
+        forms = [form.lower() for form in sentence.column("form")]
+        rows = X[start + 1:bounds[s + 1]]
+        rows[:, WORD] = [identify(form) for form in forms]
+        rows[:, PREFIX] = [identify("\x00" + form[:5]) for form in forms]
+        rows[:, LEMMA] = [identify(lemma) for lemma in sentence.column("lemma")]
+        rows[:, UPOS] = [_UPOS_CODES.get(tag, _arcs.OTHER) for tag in sentence.column("upos")]
+        rows[:, XPOS] = [identify(tag) for tag in sentence.column("xpos")]
+        rows[:, FEATS] = [identify(feats) for feats in sentence.column("feats")]
+    return X, bounds
+
+
+class Sentence:
+    """A minimal sentence for examples and tests: words, and optionally their
+    columns (``lemma``, ``upos``, ``xpos``, ``feats``, ``head``, ``deprel``), with
+    the :class:`~rosenblatt.datasets.ConlluSentence` methods the parser uses.
+
+    >>> s = Sentence(["Dogs", "bark"], upos=["NOUN", "VERB"], head=[2, 0])
+    >>> len(s), s.column("upos"), s.heads.tolist(), s.column("deprel")
+    (2, ['NOUN', 'VERB'], [2, 0], ['_', '_'])
+    """
+
+    def __init__(self, forms, **columns):
+        self.columns = {"form": list(forms)}
+        for name, values in columns.items():
+            self.columns[name] = [str(value) for value in values]
+
+    def __len__(self):
+        return len(self.columns["form"])
+
+    def column(self, name):
+        return list(self.columns.get(name, ["_"] * len(self)))
+
+    @property
+    def heads(self):
+        heads = self.column("head")
+        if "_" in heads:
+            raise ValueError("a HEAD is '_'")
+        return np.array([int(head) for head in heads], dtype=np.int64)
+
+    def replace(self, **columns):
+        new = Sentence(self.columns["form"])
+        new.columns = {**self.columns, **{k: [str(v) for v in vs] for k, vs in columns.items()}}
+        return new
+
+
+def _name(sentence, number):
+    """How a message names a sentence: its number, and its ``sent_id`` when known."""
+    sent_id = getattr(sentence, "sent_id", None)
+    return f"sentence {number}" + (f" ({sent_id})" if sent_id else "")
+
+
+def check_sentences(sentences, what):
+    """The sentences as a list; refuses no sentences or an empty one."""
+    if isinstance(sentences, (str, bytes)) or not hasattr(sentences, "__iter__"):
+        raise ValueError(f"{what} takes a list of sentences (rosenblatt.datasets."
+                         f"load_conllu); got {type(sentences).__name__}.")
+    sentences = list(sentences)
+    if not sentences:
+        raise ValueError(f"{what} got no sentences.")
+    for number, sentence in enumerate(sentences):
+        if not hasattr(sentence, "column"):
+            raise ValueError(f"{_name(sentence, number)} is a {type(sentence).__name__}, "
+                             "not a sentence (rosenblatt.datasets.ConlluSentence).")
+        if len(sentence) == 0:
+            raise ValueError(f"{_name(sentence, number)} has no words.")
+    return sentences
+
+
+def gold_trees(sentences):
+    """Every sentence's gold heads (checked: one tree, one word on the root) and
+    relations, or a ``ValueError`` naming the first sentence that has none."""
+    heads, relations = [], []
+    for number, sentence in enumerate(sentences):
+        where = _name(sentence, number)
+        try:
+            found = np.asarray(sentence.heads, dtype=np.int64)
+        except ValueError as error:
+            raise ValueError(f"{where} has no gold heads to learn from: {error}") from None
+        n = len(sentence)
+        if found.shape != (n,) or np.any(found < 0) or np.any(found > n):
+            raise ValueError(f"{where}: HEAD must be 0 (the root) or a word's ID (1 … {n}) "
+                             f"for each of its {n} words; got {found.tolist()}.")
+        roots = int(np.sum(found == 0))
+        if roots != 1:
+            raise ValueError(f"{where} has {roots} words whose HEAD is 0; a dependency tree "
+                             "has exactly one.")
+        if not _is_tree(found):
+            raise ValueError(f"{where}: its HEADs make a cycle, not a tree.")
+        labels = sentence.column("deprel")
+        if "_" in labels:
+            raise ValueError(f"{where} has a word without DEPREL ('_'); every word needs its "
+                             "relation to learn from.")
+        heads.append(found)
+        relations.append(labels)
+    return heads, relations
+
+
+def _is_tree(heads):
+    """Whether following the heads (1-based, 0 the root) from every word reaches the root."""
+    state = np.zeros(len(heads) + 1, dtype=np.int8)  # 0 new, 1 on the path, 2 reaches root
+    state[0] = 2
+    for word in range(1, len(heads) + 1):
+        path = []
+        while state[word] == 0:
+            state[word] = 1
+            path.append(word)
+            word = heads[word - 1]
+        if state[word] == 1:
+            return False
+        state[path] = 2
+    return True
+
+
+def targets(heads, relations, classes, bounds):
+    """``y``: a ``(head, label code)`` row per node row (``-1`` at the root rows)."""
+    y = np.full((int(bounds[-1]), 2), -1, dtype=np.int64)
+    codes = {label: k for k, label in enumerate(classes.tolist())}
+    for s, (found, labels) in enumerate(zip(heads, relations)):
+        y[bounds[s] + 1:bounds[s + 1], 0] = found
+        y[bounds[s] + 1:bounds[s + 1], 1] = [codes[label] for label in labels]
+    return y
+
+
+def make_shard(X, y, bounds, index):
+    """A :class:`~rosenblatt.base.Shard` of whole sentences (node rows), as
+    :class:`~rosenblatt.distributed.ParameterMixing` builds them."""
+    return Shard(X, y, None, index, bounds=bounds)
+
+
+class ParserLearner(Learner):
+    """The structured perceptron's rule on trees: decode each sentence, add the
+    gold tree's features and subtract the predicted one's where they differ, and
+    teach the labeller on the gold arcs, in one compiled pass."""
+
+    _reads_fitted = ("n_features_in_",)
+    _advice = ("the training sentences still hold parsing mistakes, as real treebanks "
+               "always do: max_iter epochs is the usual end (Collins' T); filter "
+               "sklearn.exceptions.ConvergenceWarning to silence this")
+
+    def _problem_classes(self):
+        return [tuple(self.classes_)]
+
+    def _problem_targets(self, codes):
+        return [codes]
+
+    def _sizes(self):
+        return (int(self.n_features), int(self.n_label_features), len(self.classes_))
+
+    def _start_problems(self, X, rngs, previous):
+        n_arc, n_rows, n_labels = self._sizes()
+        if previous is not None:  # warm_start: the published weights, new sums
+            start = np.array(previous[0].published()[0], dtype=np.float64)
+        else:
+            start = np.zeros(n_arc + n_rows * n_labels)
+        intercept = np.zeros(1)  # unused
+        state = Averaging.start(start, intercept) if self.average else RuleState()
+        if self.average and previous is None:
+            state.coef_start = np.broadcast_to(np.float64(0.0), start.shape)
+        return [Problem(coef=start, intercept=intercept, rng=rngs[0],
+                        classes=tuple(self.classes_), state=state)]
+
+    def _epoch(self, problem, data, order):
+        average = problem.state.kernel_average()
+        return parser_epoch(data.X, data.y, data.bounds, order, SPECS, problem.coef,
+                            None if average is None else average[0], self._sizes(),
+                            DECODERS[self.decoder], problem.seen)
+
+    def _problem_errors(self, problem, X, y, sw):
+        raise ValueError("DependencyParser has no early stopping.")
+
+    def publish(self, problems):
+        problem = problems[0]
+        published = problem.published()[0]
+        weights = np.array(published, dtype=np.float64, copy=published is problem.coef)
+        n_arc = int(self.n_features)
+        return {**super().publish(problems), "coef_": weights[:n_arc],
+                "label_coef_": weights[n_arc:].reshape(-1, len(self.classes_)),
+                "n_examples_": int(problem.seen[0])}
+
+
+class DependencyParser(PerceptronClassifier):
+    """Dependency parser: the best tree of each sentence under arc (and sibling)
+    scores learnt by the averaged structured perceptron (Collins 2002), with the
+    relation of each arc from an averaged perceptron labeller trained alongside.
+
+    A sentence of ``n`` words gets the heads ``h`` maximising
+    ``Σ_d w · f(h_d → d)`` (first order; McDonald, Crammer & Pereira 2005), plus
+    ``Σ w · g(h, s, c)`` over adjacent siblings for the second-order decoders
+    (McDonald & Pereira 2006), over projective trees (Eisner's algorithm) or all
+    trees (Chu–Liu–Edmonds), one word on the root. The features are MSTParser's
+    (the words, 5-letter prefixes, UPOS and XPOS of head and dependent, their
+    neighbours' tags, the tags between them, each with the arc's direction and
+    distance) plus the lemmas, hashed into ``n_features`` weights. Then each arc
+    gets the relation of highest score from its head's and dependent's
+    attributes and the dependent's outermost children (``n_label_features`` rows
+    of a weight per relation).
+
+    Training visits the sentences in the epoch's order: where the decoded tree
+    gives a word another head than the gold one, the gold arc's features are
+    added and the predicted one's subtracted; on the gold tree, a wrong relation
+    moves the gold one's weights up and the predicted one's down. With
+    ``average=True`` the model is the mean of the weights after every sentence.
+    Training runs ``max_iter`` epochs; a treebank is never parsed without a
+    mistake, so the run ends with a ``ConvergenceWarning`` saying so.
+
+    Parameters
+    ----------
+    decoder : {"eisner", "chu-liu-edmonds", "second-order", \
+"second-order-nonprojective"}, default="eisner"
+        First-order projective (Eisner 1996), first-order non-projective
+        (Chu–Liu–Edmonds), second-order projective with siblings, or its
+        approximate non-projective search (McDonald & Pereira 2006).
+    max_iter : int, default=10
+        Epochs over the sentences.
+    average : bool, default=True
+        Publish the mean of the weights over training.
+    shuffle : {"none", "once", "every_epoch"}, default="every_epoch"
+        Sentence order of the epochs.
+    random_state : None, int, RandomState or Generator, default=None
+        Source of the orders.
+    n_features : int, default=2**22
+        Weights the arc (and sibling) features are hashed to; a power of two.
+    n_label_features : int, default=2**17
+        Rows the relation features are hashed to (each a weight per relation);
+        a power of two.
+    warm_start : bool, default=False
+        Start ``fit`` from the weights of the previous fit.
+
+    Attributes
+    ----------
+    classes_ : ndarray of str
+        The relations (DEPREL) seen in training, sorted.
+    coef_ : ndarray of shape (n_features,)
+        The arc (and sibling) feature weights.
+    label_coef_ : ndarray of shape (n_label_features, n_classes)
+        The relation weights.
+    n_features_in_ : int
+        ``n_features``.
+    n_iter_ : int
+    n_updates_ : int
+        Sentences parsed or labelled wrong during training (one update each).
+    n_examples_ : int
+        Sentences seen, over every epoch and call.
+    converged_ : bool
+    stop_reason_ : str
+
+    References
+    ----------
+    McDonald, Crammer & Pereira, "Online large-margin training of dependency
+    parsers", ACL 2005. McDonald & Pereira, "Online learning of approximate
+    dependency parsing algorithms", EACL 2006. Collins, EMNLP 2002.
+
+    Examples
+    --------
+    >>> from rosenblatt.structured import DependencyParser
+    >>> from rosenblatt.structured._parser import Sentence
+    >>> train = [Sentence(["dogs", "bark"], upos=["NOUN", "VERB"], head=[2, 0],
+    ...                   deprel=["nsubj", "root"]),
+    ...          Sentence(["cats", "sleep"], upos=["NOUN", "VERB"], head=[2, 0],
+    ...                   deprel=["nsubj", "root"])]
+    >>> parser = DependencyParser(max_iter=3, random_state=0, n_features=2**12,
+    ...                           n_label_features=2**8).fit(train)
+    >>> parsed = parser.predict([Sentence(["birds", "sing"], upos=["NOUN", "VERB"])])
+    >>> parsed[0].column("head"), parsed[0].column("deprel")
+    (['2', '0'], ['nsubj', 'root'])
+    """
+
+    _PARAMETERS = ("decoder", "max_iter", "average", "shuffle", "random_state",
+                   "n_features", "n_label_features", "warm_start")
+    _parameter_constraints = constraints(
+        _PARAMETERS, decoder=[StrOptions(set(DECODERS))],
+        n_features=[Interval(Integral, 2, 2**40, closed="both")],
+        n_label_features=[Interval(Integral, 2, 2**40, closed="both")])
+    _learner_class = ParserLearner
+    class_weight = None
+
+    def __init__(self, *, decoder="eisner", max_iter=10, average=True, shuffle="every_epoch",
+                 random_state=None, n_features=2**22, n_label_features=2**17,
+                 warm_start=False):
+        self.decoder = decoder
+        self.max_iter = max_iter
+        self.average = average
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.n_features = n_features
+        self.n_label_features = n_label_features
+        self.warm_start = warm_start
+
+    def _check_sizes(self):
+        for name in ("n_features", "n_label_features"):
+            value = getattr(self, name)
+            if value & (value - 1):
+                raise ValueError(f"{name} must be a power of two (features are hashed to its "
+                                 f"low bits); got {value}, e.g. use {1 << value.bit_length()}.")
+
+    def _encoded(self, sentences, what, classes=None):
+        """Node rows, bounds and targets of gold ``sentences``, their relations among
+        ``classes`` (or the classes found)."""
+        sentences = check_sentences(sentences, what)
+        heads, relations = gold_trees(sentences)
+        found = np.array(sorted({label for labels in relations for label in labels}))
+        if classes is None:
+            classes = found
+        elif not np.isin(found, classes).all():
+            raise ValueError(f"the sentences hold the relations "
+                             f"{sorted(set(found) - set(classes))!r}, not among the model's "
+                             f"classes_ {list(classes)!r}.")
+        X, bounds = encode(sentences)
+        return X, bounds, targets(heads, relations, classes, bounds), classes
+
+    def fit(self, sentences):
+        """Learn from sentences with their gold trees (HEAD and DEPREL of every word).
+
+        Parameters
+        ----------
+        sentences : list of ConlluSentence
+            As :func:`rosenblatt.datasets.load_conllu` reads them; FORM, LEMMA,
+            UPOS, XPOS and FEATS are read where present (``_`` elsewhere).
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        self._check_sizes()
+        if self.warm_start:
+            self._refuse_if_loaded("warm_start=True")
+        X, bounds, y, classes = self._encoded(sentences, "fit")
+        warm = self.warm_start and hasattr(self, "_problems")
+        if warm and (not np.array_equal(classes, self.classes_)
+                     or self.n_features_in_ != self.n_features
+                     or self._problems[0].coef.shape[0] != self.n_features
+                     + self.n_label_features * len(classes)):
+            raise ValueError(f"warm_start=True continues the last fit, on the relations "
+                             f"{self.classes_.tolist()!r} and n_features={self.n_features_in_}"
+                             f"; got {classes.tolist()!r}. Set warm_start=False to start "
+                             "afresh.")
+        self.n_features_in_ = self.n_features
+        learner = self._start_fit(classes, X, warm)
+        self._learn(learner, X, y, None, partial=False, bounds=bounds)
+        return self
+
+    def partial_fit(self, sentences, classes=None):
+        """One epoch over ``sentences``, continuing from the current state.
+
+        ``classes`` (every relation the stream will hold) is required on the first call.
+
+        Returns
+        -------
+        self
+        """
+        self._refuse_if_loaded("partial_fit")
+        self._validate_params()
+        self._check_sizes()
+        first = not hasattr(self, "_problems")
+        if first and classes is None:
+            raise ValueError("classes must be passed on the first call to partial_fit: every "
+                             "relation the stream will contain, e.g. classes=['nsubj', 'obj', "
+                             "'root'].")
+        if classes is not None:
+            classes = np.array(sorted(set(map(str, classes))))
+            if not first and not np.array_equal(classes, self.classes_):
+                raise ValueError(f"classes={classes.tolist()!r} differs from the classes of "
+                                 f"the first partial_fit call {self.classes_.tolist()!r}.")
+        X, bounds, y, classes = self._encoded(sentences, "partial_fit",
+                                              classes if first else self.classes_)
+        if first:
+            self.n_features_in_ = self.n_features
+            learner = self._start_fit(classes, X, warm=False)
+        else:
+            learner = self._learner()
+        self._learn(learner, X, y, None, partial=True, bounds=bounds)
+        return self
+
+    def _parse(self, sentences):
+        """Heads (int64, 0 the root) and relations of every sentence."""
+        check_is_fitted(self, "coef_")
+        sentences = check_sentences(sentences, "predict")
+        X, bounds = encode(sentences)
+        heads = np.empty(X.shape[0], dtype=np.int64)
+        labels = np.empty(X.shape[0], dtype=np.int64)
+        weights = np.ascontiguousarray(np.concatenate((self.coef_, self.label_coef_.ravel())))
+        sizes = (len(self.coef_), self.label_coef_.shape[0], len(self.classes_))
+        parse(X, bounds, SPECS, weights, sizes, DECODERS[self.decoder], heads, labels)
+        return sentences, [(heads[bounds[s] + 1:bounds[s + 1]],
+                            self.classes_[labels[bounds[s] + 1:bounds[s + 1]]])
+                           for s in range(len(sentences))]
+
+    def predict_heads(self, sentences):
+        """The predicted trees as arrays: per sentence, the heads (int64, 0 the
+        root) and the relations (str), one per word.
+
+        Returns
+        -------
+        list of (ndarray, ndarray)
+        """
+        return self._parse(sentences)[1]
+
+    def predict(self, sentences):
+        """The sentences parsed: new sentences with HEAD and DEPREL filled in,
+        everything else as it was.
+
+        Returns
+        -------
+        list of ConlluSentence
+        """
+        sentences, trees = self._parse(sentences)
+        return [sentence.replace(head=[str(h) for h in heads.tolist()],
+                                 deprel=labels.tolist())
+                for sentence, (heads, labels) in zip(sentences, trees)]
+
+    def score(self, sentences):
+        """Unlabelled attachment score (UAS) of :meth:`predict` on sentences with gold
+        trees: the share of words given their gold head, every word counted.
+
+        Returns
+        -------
+        float
+        """
+        from ..metrics import attachment_scores
+
+        return attachment_scores(sentences, self.predict(sentences))["uas"]
