@@ -236,6 +236,10 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
     def _plan(self, X, y, sample_weight, classes, backend, lengths=None):
         n_shards = self.n_shards or _default_shards(backend)
         classes = None if classes is None else check_classes(classes)
+        if hasattr(self.estimator, "_mixing_plan"):  # sentences the estimator encodes itself
+            plan = self.estimator._mixing_plan(X, n_shards)  # (DependencyParser's trees)
+            self.n_features_in_ = plan.n_features
+            return plan
         sequences = getattr(self.estimator, "_fits_sequences", False)
         if sequences or lengths is not None:
             return self._plan_sequences(X, y, sample_weight, classes, n_shards, lengths,

@@ -18,8 +18,11 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._validation import validate_X
 from ..base import Learner, PerceptronClassifier, Problem, RuleState, constraints
-from ..base._shard import Shard, ThreadBackend
+from ..base._file_form import Floats
+from ..base._registry import register
+from ..base._shard import Shard
 from ..linear_model._averaged import Averaging
 from . import _arcs
 from ._arcs import (
@@ -279,6 +282,10 @@ class ParserLearner(Learner):
     teach the labeller on the gold arcs, in one compiled pass."""
 
     _reads_fitted = ("n_features_in_",)
+    #: the arc weights, and a row of relation weights per hashed label feature
+    published_form = {"coef_": Floats("features").needed(),
+                      "label_coef_": Floats(lambda file: (file.model.n_label_features,
+                                                          file.sizes["classes"])).needed()}
     _advice = ("the training sentences still hold parsing mistakes, as real treebanks "
                "always do: max_iter epochs is the usual end (Collins' T); filter "
                "sklearn.exceptions.ConvergenceWarning to silence this")
@@ -312,7 +319,15 @@ class ParserLearner(Learner):
                             DECODERS[self.decoder], problem.seen)
 
     def _problem_errors(self, problem, X, y, sw):
-        raise ValueError("DependencyParser has no early stopping.")
+        """Words given a wrong head or relation by the published weights (what
+        one-shot mixing checks its mixed model by); the root rows mark the sentences."""
+        bounds = np.append(np.flatnonzero(y[:, 0] == -1), len(y)).astype(np.intp)
+        heads = np.empty(len(y), dtype=np.int64)
+        labels = np.empty(len(y), dtype=np.int64)
+        weights = np.ascontiguousarray(problem.published()[0], dtype=np.float64)
+        parse(X, bounds, SPECS, weights, self._sizes(), DECODERS[self.decoder], heads, labels)
+        words = y[:, 0] != -1
+        return int(np.sum(words & ((heads != y[:, 0]) | (labels != y[:, 1]))))
 
     def publish(self, problems):
         problem = problems[0]
@@ -324,6 +339,7 @@ class ParserLearner(Learner):
                 "n_examples_": int(problem.seen[0])}
 
 
+@register(None, "structured")
 class DependencyParser(PerceptronClassifier):
     """Dependency parser: the best tree of each sentence under arc (and sibling)
     scores learnt by the averaged structured perceptron (Collins 2002), with the
@@ -431,6 +447,55 @@ class DependencyParser(PerceptronClassifier):
         self.n_features = n_features
         self.n_label_features = n_label_features
         self.warm_start = warm_start
+
+    def decision_function(self, X):
+        """Arc scores ``X @ coef_`` of rows of hashed arc features (``n_features``
+        columns, e.g. a CSR row with a 1 at each feature of an arc).
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_arcs, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_arcs,)
+        """
+        check_is_fitted(self, "coef_")
+        X = validate_X(self, X, reset=False)
+        return np.asarray(X @ self.coef_, dtype=np.float64).reshape(-1)
+
+    def _mixing_plan(self, sentences, n_shards):
+        """How :class:`~rosenblatt.distributed.ParameterMixing` builds its shards from
+        ``sentences``: whole sentences each, dealt as it says."""
+        from ..distributed._inputs import Plan, sentence_rows
+
+        self._validate_params()
+        self._check_sizes()
+        X, bounds, y, classes = self._encoded(sentences, "fit")
+        starts, lengths = bounds[:-1], np.diff(bounds)
+        n_sentences = len(lengths)
+        n_shards = min(n_shards, n_sentences)
+        cuts = np.linspace(0, n_sentences, n_shards + 1).astype(int)
+
+        def makers(indices, deal=None):
+            out = []
+            for k in range(n_shards):
+                chosen = np.arange(cuts[k], cuts[k + 1]) if deal is None else \
+                    np.sort(deal[cuts[k]:cuts[k + 1]])
+                rows = sentence_rows(starts, lengths, chosen)
+                shard_bounds = np.concatenate(([0], np.cumsum(lengths[chosen]))).astype(np.intp)
+                out.append((make_shard, (X[rows], y[rows], shard_bounds, indices[k])))
+            return out
+
+        return Plan(makers, n_shards, classes, self.n_features, dealable=True,
+                    n_rows=n_sentences)
+
+    def _prediction_state(self):
+        """Arrays besides the fitted attributes that prediction needs: none."""
+        return {}
+
+    def _restore_prediction_state(self, state):
+        """Inverse of :meth:`_prediction_state`."""
 
     def _check_sizes(self):
         for name in ("n_features", "n_label_features"):
