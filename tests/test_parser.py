@@ -1,0 +1,379 @@
+"""The dependency parser: its compiled features and epoch against plain Python, the
+averaged weights, training to a perfect parse, model files, mixing, bad input,
+attachment scores, and a slice of UD English EWT."""
+
+import pathlib
+import warnings
+
+import numpy as np
+import pytest
+
+from rosenblatt.distributed import ParameterMixing
+from rosenblatt.io import ModelFileError, load, save
+from rosenblatt.metrics import attachment_scores, relation_scores
+from rosenblatt.structured import DependencyParser
+from rosenblatt.structured import _arcs
+from rosenblatt.structured._decoders import eisner
+from rosenblatt.structured._parser import (
+    ARC_TEMPLATES,
+    LABEL_TEMPLATES,
+    SPECS,
+    Sentence,
+    encode,
+    targets,
+)
+
+TREEBANKS = pathlib.Path("/work/shared/data/treebanks")
+
+# ------------------------------------------------------------------ a tiny treebank
+
+#: (forms, UPOS, heads, relations): projective trees
+TINY = [
+    ("the dog barks", "DET NOUN VERB", [2, 3, 0], "det nsubj root"),
+    ("a cat sleeps", "DET NOUN VERB", [2, 3, 0], "det nsubj root"),
+    ("the cat sees a dog", "DET NOUN VERB DET NOUN", [2, 3, 0, 5, 3],
+     "det nsubj root det obj"),
+    ("dogs chase cats quickly", "NOUN VERB NOUN ADV", [2, 0, 2, 2], "nsubj root obj advmod"),
+    ("the big dog sleeps", "DET ADJ NOUN VERB", [3, 3, 4, 0], "det amod nsubj root"),
+    ("a cat sleeps on the mat", "DET NOUN VERB ADP DET NOUN", [2, 3, 0, 6, 6, 3],
+     "det nsubj root case det obl"),
+    ("sleep", "VERB", [0], "root"),
+]
+
+
+def tiny():
+    return [Sentence(forms.split(), upos=upos.split(), xpos=upos.split(),
+                     lemma=forms.split(), head=heads, deprel=relations.split())
+            for forms, upos, heads, relations in TINY]
+
+
+SMALL = {"n_features": 2**12, "n_label_features": 2**8}
+
+# ------------------------------------------------------- the features in plain Python
+
+_M64 = 2**64 - 1
+
+
+def _mix(h, value):
+    return ((h ^ value) * 0x100000001B3) & _M64
+
+
+def _index(h, mask):
+    h ^= h >> 33
+    h = (h * 0xFF51AFD7ED558CCD) & _M64
+    h ^= h >> 33
+    return h & mask
+
+
+def _distance(h, d):
+    length = abs(d - h)
+    return (length if length <= 5 else 6 if length <= 10 else 7) + (8 if d > h else 0)
+
+
+def _templates(X, start, n, templates, nodes, dd, mask):
+    out = []
+    for t, parts in enumerate(templates):
+        h = _mix(0xCBF29CE484222325, t + 1)
+        for role, offset, column in parts:
+            node = nodes[role]
+            if role == _arcs.SIB and node == nodes[_arcs.HEAD]:
+                value = int(_arcs._FIRST)
+            elif node < 0:
+                value = int(_arcs._NONE)
+            elif node + offset < 0:
+                value = int(_arcs._BEFORE)
+            elif node + offset > n:
+                value = int(_arcs._AFTER)
+            else:
+                value = int(X[start + node + offset, column])
+            h = _mix(h, value)
+        out += [_index(h, mask), _index(_mix(h, dd), mask)]
+    return out
+
+
+def arc_features(X, start, n, h, d, mask):
+    dd = _distance(h, d)
+    out = _templates(X, start, n, ARC_TEMPLATES, [h, d, -1, -1, -1], dd, mask)
+    low, high = min(h, d), max(h, d)
+    base = _mix(_mix(_mix(0xCBF29CE484222325, 0), int(X[start + h, _arcs.UPOS])),
+                int(X[start + d, _arcs.UPOS]))
+    for tag in sorted({int(X[start + p, _arcs.UPOS]) for p in range(low + 1, high)}):
+        f = _mix(base, tag)
+        out += [_index(f, mask), _index(_mix(f, dd), mask)]
+    return out
+
+
+def label_features(X, start, n, h, d, left, right, mask):
+    return _templates(X, start, n, LABEL_TEMPLATES, [h, d, -1, left, right], _distance(h, d),
+                      mask)
+
+
+def reference_epoch(X, y, bounds, order, w, u, sizes, seen):
+    """Collins' epoch with the labeller, in plain Python (first order, Eisner)."""
+    n_arc, n_rows, n_labels = sizes
+    mistakes = 0
+    for s in order:
+        seen += 1
+        start, n = bounds[s], bounds[s + 1] - bounds[s] - 1
+        scores = np.full((n + 1, n + 1), -np.inf)
+        for h in range(n + 1):
+            for d in range(1, n + 1):
+                if h != d:
+                    scores[h, d] = sum(w[f] for f in arc_features(X, start, n, h, d,
+                                                                  n_arc - 1))
+        heads = [int(head) for head in eisner(scores)]
+        gold = [-1] + [int(y[start + d, 0]) for d in range(1, n + 1)]
+        wrong = False
+        for d in range(1, n + 1):
+            if heads[d] != gold[d]:
+                wrong = True
+                for head, step in ((gold[d], 1.0), (heads[d], -1.0)):
+                    for f in arc_features(X, start, n, head, d, n_arc - 1):
+                        w[f] += step
+                        u[f] += seen * step
+        for d in range(1, n + 1):
+            children = [c for c in range(1, n + 1) if gold[c] == d]
+            left, right = (min(children), max(children)) if children else (-1, -1)
+            rows = label_features(X, start, n, gold[d], d, left, right, n_rows - 1)
+            totals = [sum(w[n_arc + r * n_labels + k] for r in rows) for k in range(n_labels)]
+            predicted, label = int(np.argmax(totals)), int(y[start + d, 1])
+            if predicted != label:
+                wrong = True
+                for k, step in ((label, 1.0), (predicted, -1.0)):
+                    for r in rows:
+                        w[n_arc + r * n_labels + k] += step
+                        u[n_arc + r * n_labels + k] += seen * step
+        mistakes += wrong
+    return mistakes, seen
+
+
+def encoded(sentences):
+    X, bounds = encode(sentences)
+    classes = np.array(sorted({r for s in sentences for r in s.column("deprel")}))
+    heads = [s.heads for s in sentences]
+    y = targets(heads, [s.column("deprel") for s in sentences], classes, bounds)
+    return X, bounds, y, classes
+
+
+def test_the_compiled_features_are_the_plain_hashes():
+    X, bounds, _, _ = encoded(tiny())
+    counts = np.zeros((12, _arcs.N_TAGS), dtype=np.int64)
+    out = np.empty(400, dtype=np.int64)
+    for s in range(len(TINY)):
+        start, n = bounds[s], bounds[s + 1] - bounds[s] - 1
+        _arcs.tag_counts(X, start, n, counts)
+        for h in range(n + 1):
+            for d in range(1, n + 1):
+                if h != d:
+                    m = _arcs.arc_features(X, start, n, SPECS[0], counts, h, d,
+                                           np.uint64(2**20 - 1), out)
+                    assert out[:m].tolist() == arc_features(X, start, n, h, d, 2**20 - 1)
+                    m = _arcs.label_features(X, start, n, SPECS[2], h, d, 1, n,
+                                             np.uint64(2**10 - 1), out)
+                    assert out[:m].tolist() == label_features(X, start, n, h, d, 1, n,
+                                                              2**10 - 1)
+
+
+def test_the_compiled_epoch_is_the_plain_loop_exactly():
+    X, bounds, y, classes = encoded(tiny())
+    sizes = (2**10, 2**6, len(classes))
+    size = sizes[0] + sizes[1] * sizes[2]
+    w, u, seen = np.zeros(size), np.zeros(size), np.zeros(1, dtype=np.int64)
+    w_ref, u_ref, seen_ref = np.zeros(size), np.zeros(size), 0
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        order = rng.permutation(len(TINY)).astype(np.intp)
+        mistakes = _arcs.parser_epoch(X, y, bounds, order, SPECS, w, u, sizes, _arcs.EISNER,
+                                      seen)
+        expected, seen_ref = reference_epoch(X, y, bounds, order, w_ref, u_ref, sizes,
+                                             seen_ref)
+        assert mistakes == expected
+        assert np.array_equal(w, w_ref) and np.array_equal(u, u_ref)
+        assert seen[0] == seen_ref
+    assert np.any(w != 0)
+
+
+def test_the_published_weights_are_the_mean_after_every_sentence():
+    sentences = tiny()
+    X, bounds, y, classes = encoded(sentences)
+    parser = DependencyParser(shuffle="none", max_iter=3, **SMALL)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parser.fit(sentences)
+    sizes = (SMALL["n_features"], SMALL["n_label_features"], len(classes))
+    w = np.zeros(sizes[0] + sizes[1] * sizes[2])
+    total = np.zeros_like(w)
+    for _ in range(parser.n_iter_):
+        for s in range(len(sentences)):  # one sentence at a time: the weights after each
+            reference_epoch(X, y, bounds, [s], w, np.zeros_like(w), sizes, 0)
+            total += w
+    mean = total / (parser.n_iter_ * len(sentences))
+    assert parser.n_examples_ == parser.n_iter_ * len(sentences)
+    np.testing.assert_allclose(parser.coef_, mean[:sizes[0]], rtol=0, atol=1e-12)
+    np.testing.assert_allclose(parser.label_coef_.ravel(), mean[sizes[0]:], rtol=0, atol=1e-12)
+
+
+@pytest.mark.parametrize("decoder", ["eisner", "chu-liu-edmonds", "second-order",
+                                     "second-order-nonprojective"])
+def test_a_tiny_treebank_is_learnt_perfectly(decoder):
+    sentences = tiny()
+    parser = DependencyParser(decoder=decoder, max_iter=20, random_state=0, **SMALL)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parser.fit(sentences)
+    assert parser.score(sentences) == 1.0
+    assert attachment_scores(sentences, parser.predict(sentences))["las"] == 1.0
+    assert parser.converged_ and parser.stop_reason_ == "mistake_free"
+
+
+def test_predict_fills_head_and_deprel_and_keeps_the_rest():
+    sentences = tiny()
+    parser = DependencyParser(max_iter=20, random_state=0, **SMALL).fit(sentences)
+    bare = [Sentence(s.column("form"), upos=s.column("upos"), xpos=s.column("xpos"),
+                     lemma=s.column("lemma")) for s in sentences]
+    parsed = parser.predict(bare)
+    for before, after, gold in zip(bare, parsed, sentences):
+        assert after.column("upos") == before.column("upos")
+        assert after.column("head") == gold.column("head")
+        assert after.column("deprel") == gold.column("deprel")
+        assert before.column("head") == ["_"] * len(before)
+    heads, relations = parser.predict_heads(bare)[2]
+    assert heads.tolist() == [2, 3, 0, 5, 3] and relations.tolist()[2] == "root"
+
+
+def test_a_parser_that_does_not_parse_its_training_set_warns():
+    with pytest.warns(Warning, match="parsing mistakes"):
+        DependencyParser(max_iter=1, random_state=0, **SMALL).fit(tiny())
+
+
+# ------------------------------------------------------------------- model files
+
+
+def test_a_model_file_predicts_identically_and_goes_on_training(tmp_path):
+    sentences = tiny()
+    parser = DependencyParser(max_iter=2, random_state=0, **SMALL)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parser.fit(sentences)
+    save(parser, tmp_path / "parser.npz")
+    loaded = load(tmp_path / "parser.npz")
+    assert type(loaded) is DependencyParser and loaded.get_params() == parser.get_params()
+    for a, b in zip(parser.predict_heads(sentences), loaded.predict_heads(sentences)):
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+    parser.partial_fit(sentences[:3])
+    loaded.partial_fit(sentences[:3])
+    assert np.array_equal(parser.coef_, loaded.coef_)
+    assert np.array_equal(parser.label_coef_, loaded.label_coef_)
+
+
+def _forge(path, out, **changes):
+    arrays = dict(np.load(path, allow_pickle=False))
+    arrays.update(changes)
+    np.savez(out, **arrays)
+
+
+def test_forged_model_files_are_refused_by_name(tmp_path):
+    parser = DependencyParser(max_iter=20, random_state=0, **SMALL).fit(tiny())
+    save(parser, tmp_path / "parser.npz", training_state=False)
+    good = dict(np.load(tmp_path / "parser.npz", allow_pickle=False))
+    forgeries = {
+        "label_coef_": {"label_coef_": good["label_coef_"][:, :-1]},
+        "coef_": {"coef_": np.full_like(good["coef_"], np.nan)},
+        "classes_": {"classes_": good["classes_"][::-1]},
+    }
+    for field, change in forgeries.items():
+        _forge(tmp_path / "parser.npz", tmp_path / "forged.npz", **change)
+        with pytest.raises(ModelFileError, match=field):
+            load(tmp_path / "forged.npz")
+    meta = str(good["__meta__"]).replace('"decoder": "eisner"', '"decoder": "cky"')
+    _forge(tmp_path / "parser.npz", tmp_path / "forged.npz", __meta__=np.array(meta))
+    with pytest.raises(ModelFileError, match="decoder"):
+        load(tmp_path / "forged.npz")
+
+
+# -------------------------------------------------------------------------- mixing
+
+
+def test_mixing_on_one_shard_is_the_serial_fit():
+    sentences = tiny() * 3
+    params = {"max_iter": 3, "random_state": 0, **SMALL}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        serial = DependencyParser(**params).fit(sentences)
+        mixed = ParameterMixing(DependencyParser(**params), n_shards=1).fit(sentences)
+        shards = ParameterMixing(DependencyParser(**params), n_shards=3).fit(sentences)
+    assert np.array_equal(serial.coef_, mixed.estimator_.coef_)
+    assert np.array_equal(serial.label_coef_, mixed.estimator_.label_coef_)
+    assert shards.mistakes_.shape[1] == 3 and shards.estimator_.n_examples_ == \
+        serial.n_examples_
+
+
+# ----------------------------------------------------------------------- bad input
+
+
+def _with(sentence, **columns):
+    return sentence.replace(**columns)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"head": ["_", "3", "0"]}, "sentence 1 has no gold heads"),
+    ({"head": ["2", "0", "0"]}, "sentence 1 has 2 words whose HEAD is 0"),
+    ({"head": ["2", "1", "0"]}, "sentence 1: its HEADs make a cycle"),
+    ({"head": ["2", "9", "0"]}, r"sentence 1: HEAD must be 0 \(the root\) or a word's ID"),
+    ({"deprel": ["det", "_", "root"]}, "sentence 1 has a word without DEPREL"),
+])
+def test_bad_gold_trees_are_refused_naming_the_sentence(change, message):
+    sentences = tiny()
+    sentences[1] = _with(sentences[1], **change)
+    with pytest.raises(ValueError, match=message):
+        DependencyParser(**SMALL).fit(sentences)
+
+
+def test_no_sentences_empty_ones_and_bad_sizes_are_refused():
+    with pytest.raises(ValueError, match="fit got no sentences"):
+        DependencyParser(**SMALL).fit([])
+    with pytest.raises(ValueError, match="sentence 0 has no words"):
+        DependencyParser(**SMALL).fit([Sentence([])])
+    with pytest.raises(ValueError, match="list of sentences"):
+        DependencyParser(**SMALL).fit("the dog barks")
+    with pytest.raises(ValueError, match="n_features must be a power of two"):
+        DependencyParser(n_features=1000).fit(tiny())
+    with pytest.raises(ValueError, match="decoder"):
+        DependencyParser(decoder="cky").fit(tiny())
+    with pytest.raises(ValueError, match="classes must be passed"):
+        DependencyParser(**SMALL).partial_fit(tiny())
+
+
+# -------------------------------------------------------------------------- metrics
+
+
+def test_attachment_scores_count_every_word_and_the_universal_relation():
+    gold = [([2, 0, 2, 2], ["nsubj", "root", "obj", "punct"])]
+    parsed = [([2, 0, 2, 3], ["nsubj:pass", "root", "iobj", "punct"])]
+    assert attachment_scores(gold, parsed) == {"uas": 0.75, "las": 0.5, "words": 4}
+    table = relation_scores(gold, parsed)
+    assert table["nsubj"]["correct"] == 1 and table["iobj"]["predicted"] == 1
+    assert table["punct"] == {"gold": 1, "predicted": 1, "correct": 0, "precision": 0.0,
+                              "recall": 0.0, "f1": 0.0}
+    with pytest.raises(ValueError, match="1 gold sentences but 2 predicted"):
+        attachment_scores(gold, parsed * 2)
+    with pytest.raises(ValueError, match="Sentence 0 has 4 gold words but 3"):
+        attachment_scores(gold, [([2, 0, 2], ["a", "b", "c"])])
+
+
+# ---------------------------------------------------------------------- real data
+
+
+@pytest.mark.skipif(not (TREEBANKS / "en_ewt-ud-train.conllu.gz").exists(),
+                    reason="UD English EWT is not on this machine")
+def test_a_slice_of_ewt_is_parsed_well():
+    from rosenblatt.datasets import load_conllu
+
+    train = load_conllu(TREEBANKS / "en_ewt-ud-train.conllu.gz")[:1500]
+    dev = load_conllu(TREEBANKS / "en_ewt-ud-dev.conllu.gz")[:400]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parser = DependencyParser(max_iter=3, random_state=0, n_features=2**20,
+                                  n_label_features=2**14).fit(train)
+    scores = attachment_scores(dev, parser.predict(dev))
+    assert scores["uas"] >= 0.78 and scores["las"] >= 0.72, scores
