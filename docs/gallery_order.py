@@ -1,5 +1,9 @@
-"""The gallery's order: the executed ``plot_*`` pages by name (the five texts, then
-sequence tagging), then the scripts shown without running (MNIST, the Dask cluster)."""
+"""The gallery's order: the executed ``plot_*`` pages by name (the five texts), then the
+structured pages (sequence tagging, then dependency parsing), then the scripts shown
+without running (MNIST, the Dask cluster)."""
+
+#: the pages that are not a text's, in the order they come after the texts
+STRUCTURED = ("plot_sequence_tagging.py", "plot_eisner_chart.py")
 
 
 class TextsFirst:
@@ -7,4 +11,5 @@ class TextsFirst:
         self.src_dir = src_dir
 
     def __call__(self, filename):
-        return (not filename.startswith("plot_"), filename)
+        later = STRUCTURED.index(filename) + 1 if filename in STRUCTURED else 0
+        return (not filename.startswith("plot_"), later, filename)

@@ -58,8 +58,11 @@ def _kernel_sources_hash():
     """
     digest = hashlib.sha256()
     folder = os.path.join(_PACKAGE, "_kernels")
-    # the structured perceptron's kernels live beside their estimator, on the same primitives
-    for name in sorted(os.listdir(folder)) + ["../_config.py", "../structured/_viterbi.py"]:
+    # the structured perceptron's kernels live beside their estimator, on the same
+    # primitives; the parsing decoders are called from other files' compiled code
+    structured = ["../structured/_viterbi.py", "../structured/_trees.py",
+                  "../structured/_decoders.py"]
+    for name in sorted(os.listdir(folder)) + ["../_config.py"] + structured:
         if name.endswith(".py"):
             with open(os.path.join(folder, name), "rb") as source:
                 digest.update(name.encode() + source.read())

@@ -43,4 +43,5 @@ def test_the_user_guide_has_a_page_per_family_and_the_gallery_a_page_per_text():
     assert {"online", "batch", "multiclass", "kernel", "passive_aggressive"} <= set(pages)
     examples = {path.stem for path in (DOCS.parent / "examples").glob("plot_*.py")}
     assert examples == {"plot_kowalczyk", "plot_ahmed_pavlu", "plot_data_science_lab",
-                        "plot_cisc271", "plot_daume", "plot_sequence_tagging"}
+                        "plot_cisc271", "plot_daume", "plot_sequence_tagging",
+                        "plot_eisner_chart"}

@@ -234,3 +234,14 @@ def test_sequence_tagging_page(run_page):
     assert not any("NOUN → VERB" in name or name == "W[NOUN] · bias=1" for name, _ in moved)
     assert "predicted after the update: ['DET', 'ADJ', 'NOUN', 'VERB']" in out
     assert figures == 3
+
+
+def test_eisner_chart_page(run_page):
+    out, figures = run_page("plot_eisner_chart")
+    assert "gold    : score 18.0, 10/10 heads right, projective False" in out
+    # the projective tree gives up saw → yesterday, the spanning tree finds the gold one
+    assert ("Eisner  : score 17.6, 9/10 heads right, projective True: saw→John, ROOT→saw, "
+            "dog→a, saw→dog, dog→yesterday,") in out
+    assert "CLE     : score 18.0, 10/10 heads right, projective False" in out
+    assert "complete→ [0, 10] = 17.6\n" in out  # the chart's last cell: Eisner's score
+    assert figures == 2

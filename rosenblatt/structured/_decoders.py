@@ -1,0 +1,615 @@
+"""Compiled decoders of dependency parsing: the best tree of a sentence under arc
+(first-order) or arc-and-sibling (second-order) scores, projective or not, always
+with exactly one word attached to the root, as Universal Dependencies requires.
+
+Conventions (those of :mod:`._trees`): a sentence of ``n`` words has the nodes
+``0 … n``, node 0 the artificial root; ``scores[h, d]`` (float64, shape
+``(n + 1, n + 1)``) scores the arc ``h → d`` (column 0 and the diagonal are never
+read); ``sibling_scores[h, s, c]`` scores ``c`` as the next child of ``h`` after ``s``
+going outward on the same side (``s == h`` for the child closest to ``h``). Each
+decoder returns ``heads``, int64 of length ``n + 1`` with ``heads[0] = -1``. The
+functions take and return plain arrays so that a compiled training epoch can call
+them per sentence; scores must be finite or ``-inf`` (an arc that may not be used;
+if every tree needs one, some tree of score ``-inf`` is returned). NaN and ``+inf``
+are not checked here: :func:`check_scores` is the callers' (the parser validates
+its weights once, not each sentence).
+
+First order, projective: :func:`eisner` (Eisner, "Three New Probabilistic Models for
+Dependency Parsing: An Exploration", COLING 1996; the span formulation of McDonald,
+Crammer & Pereira, ACL 2005, Fig. 2). Each span ``[s, t]`` of the sentence has four
+best scores: *complete* spans, a head at one end whose subtree on that side is done
+(``complete_right[s, t]`` headed by ``s``, ``complete_left[s, t]`` by ``t``), and
+*incomplete* spans, whose two ends are joined by an arc and whose inside is not yet
+closed (``incomplete_right[s, t]`` holds ``s → t``, ``incomplete_left[s, t]`` holds
+``t → s``)::
+
+    incomplete_right[s, t] = max_{s≤r<t} complete_right[s, r] + complete_left[r+1, t] + score[s, t]
+    incomplete_left[s, t]  = the same halves                                      + score[t, s]
+    complete_right[s, t]   = max_{s<r≤t} incomplete_right[s, r] + complete_right[r, t]
+    complete_left[s, t]    = max_{s≤r<t} complete_left[s, r] + incomplete_left[r, t]
+
+O(n³) time, O(n²) space; the tree is ``complete_right[0, n]``. The root takes one child
+by restricting the spans that start at 0 (the usual trick, e.g. Zmigrod, Vieira &
+Cotterell, "Please Mind the Root", EMNLP 2020, Section 4): ``incomplete_right[0, t]``
+only splits at ``r = 0`` (every word before ``t`` is then under ``t``),
+``complete_right[0, t]`` exists only for the whole sentence ``t = n`` (so the root's
+one child ``r`` spans everything after it), and nothing has the root as a dependent.
+Exactly the single-root projective trees are then built, at no extra cost.
+
+Second order, projective: :func:`eisner_second_order` (McDonald & Pereira, "Online
+Learning of Approximate Dependency Parsing Algorithms", EACL 2006, Fig. 3). A fifth
+table of *sibling* spans ``[s, t]`` joins two adjacent children ``s`` and ``t`` of a
+head outside the span (``s``'s right half and ``t``'s left half), so that an
+incomplete span adds its children one at a time from the head outward and can score
+each with the previous one: ``incomplete_right[s, t] = max(complete_left[s+1, t] +
+sib[s, s, t], max_{s<r<t} incomplete_right[s, r] + sibling[r, t] + sib[s, r, t]) +
+score[s, t]``, and symmetrically leftward. Still O(n³).
+
+Non-projective, first order: :func:`chu_liu_edmonds`, the maximum spanning
+arborescence (Chu & Liu 1965, Edmonds 1967; McDonald, Pereira, Ribarov & Hajič,
+EMNLP 2005): every word takes its best head; a cycle among those choices is
+contracted into one node whose incoming arcs are rescored by what they displace in
+the cycle, until no cycle remains; the contractions are then undone last to first.
+It is written as a loop with explicit records of the contractions (numba compiles
+recursion over arrays only with declared signatures): O(n²) a contraction, O(n³) at
+worst. The single root: for each possible root child ``r``, the best tree is
+``score[0, r]`` plus the best arborescence of the words rooted at ``r``; the children
+are tried best bound first, where the bound of ``r`` adds ``score[0, r]`` to every other
+word's best head among the words, and a child is tried only when its bound can reach
+the best tree found (usually one or two are tried). Gabow & Tarjan's O(n²)
+constraint (Zmigrod et al. 2020) is faster in theory; at sentence lengths this takes
+well under a millisecond for 60 words.
+
+Non-projective, second order: :func:`second_order_nonprojective`, McDonald & Pereira's
+approximate search (EACL 2006, Fig. 4): from the best projective tree, repeatedly make
+the one head change that raises the score most while the result stays a tree, until
+none raises it. A single change cannot move the root's child without making zero or
+two of them, so the root's child stays that of the projective tree.
+
+Ties: every maximisation keeps the first best candidate of its loop (strict ``>``):
+in the charts the lowest split point ``r``, in :func:`chu_liu_edmonds` the lowest
+head index among equal incoming arcs and, between root children whose trees score
+the same, the lowest child; in the search the lowest ``d`` then the lowest new head.
+The output is a deterministic function of the scores; among several best trees,
+which one is returned is defined by these loops, not by a simple order on trees.
+"""
+
+import numpy as np
+from numba.extending import register_jitable
+
+from .._config import jit
+from ._trees import tree_score
+
+_COMPLETE_RIGHT, _COMPLETE_LEFT, _INCOMPLETE_RIGHT, _INCOMPLETE_LEFT, _SIBLING = range(5)
+
+
+# --------------------------------------------------------------------------------------
+# Charts: back-pointers followed with an explicit stack (no recursion in compiled code)
+
+
+@register_jitable
+def _tables(size, count):
+    """``count`` score tables of ``-inf`` with their back-pointers, for nodes 0 … size-1."""
+    scores = np.full((count, size, size), -np.inf)
+    back = np.zeros((count, size, size), dtype=np.int64)
+    for i in range(size):
+        scores[_COMPLETE_RIGHT, i, i] = 0.0
+        scores[_COMPLETE_LEFT, i, i] = 0.0
+    return scores, back
+
+
+@register_jitable
+def _complete(chart, back, s, t, last):
+    """Fill the two complete spans ``[s, t]`` from shorter ones (both ``-inf`` when they
+    start at the root, but for the whole sentence ``complete_right[0, last]``)."""
+    if s > 0 or t == last:
+        best, split = -np.inf, s + 1
+        for r in range(s + 1, t + 1):
+            value = chart[_INCOMPLETE_RIGHT, s, r] + chart[_COMPLETE_RIGHT, r, t]
+            if value > best:
+                best, split = value, r
+        chart[_COMPLETE_RIGHT, s, t], back[_COMPLETE_RIGHT, s, t] = best, split
+    if s > 0:
+        best, split = -np.inf, s
+        for r in range(s, t):
+            value = chart[_COMPLETE_LEFT, s, r] + chart[_INCOMPLETE_LEFT, r, t]
+            if value > best:
+                best, split = value, r
+        chart[_COMPLETE_LEFT, s, t], back[_COMPLETE_LEFT, s, t] = best, split
+
+
+@register_jitable
+def _first_order_chart(scores):
+    size = scores.shape[0]
+    chart, back = _tables(size, 4)
+    for width in range(1, size):
+        for s in range(size - width):
+            t = s + width
+            # the two halves meeting at r, best first; at the root only r = 0 (one child)
+            best, split = chart[_COMPLETE_RIGHT, s, s] + chart[_COMPLETE_LEFT, s + 1, t], s
+            for r in range(s + 1, t if s > 0 else s + 1):
+                value = chart[_COMPLETE_RIGHT, s, r] + chart[_COMPLETE_LEFT, r + 1, t]
+                if value > best:
+                    best, split = value, r
+            chart[_INCOMPLETE_RIGHT, s, t] = best + scores[s, t]
+            back[_INCOMPLETE_RIGHT, s, t] = split
+            if s > 0:  # the root is nobody's dependent
+                chart[_INCOMPLETE_LEFT, s, t] = best + scores[t, s]
+                back[_INCOMPLETE_LEFT, s, t] = split
+            _complete(chart, back, s, t, size - 1)
+    return chart, back
+
+
+@register_jitable
+def _second_order_chart(arcs, siblings):
+    size = arcs.shape[0]
+    chart, back = _tables(size, 5)
+    for width in range(1, size):
+        for s in range(size - width):
+            t = s + width
+            if s > 0:
+                # two adjacent children s < t of one head outside [s, t]
+                best, split = -np.inf, s
+                for r in range(s, t):
+                    value = chart[_COMPLETE_RIGHT, s, r] + chart[_COMPLETE_LEFT, r + 1, t]
+                    if value > best:
+                        best, split = value, r
+                chart[_SIBLING, s, t], back[_SIBLING, s, t] = best, split
+            # s → t: t the closest right child of s (split s), or the next after r
+            best = chart[_COMPLETE_LEFT, s + 1, t] + siblings[s, s, t]
+            split = s
+            for r in range(s + 1, t if s > 0 else s + 1):  # the root takes one child
+                value = (chart[_INCOMPLETE_RIGHT, s, r] + chart[_SIBLING, r, t]
+                         + siblings[s, r, t])
+                if value > best:
+                    best, split = value, r
+            chart[_INCOMPLETE_RIGHT, s, t] = best + arcs[s, t]
+            back[_INCOMPLETE_RIGHT, s, t] = split
+            if s > 0:
+                # t → s: s the closest left child of t (split t), or the next after r
+                best = chart[_COMPLETE_RIGHT, s, t - 1] + siblings[t, t, s]
+                split = t
+                for r in range(t - 1, s, -1):
+                    value = (chart[_SIBLING, s, r] + chart[_INCOMPLETE_LEFT, r, t]
+                             + siblings[t, r, s])
+                    if value > best:
+                        best, split = value, r
+                chart[_INCOMPLETE_LEFT, s, t] = best + arcs[t, s]
+                back[_INCOMPLETE_LEFT, s, t] = split
+            _complete(chart, back, s, t, size - 1)
+    return chart, back
+
+
+@register_jitable
+def _follow(back, size, second_order):
+    """The heads of the tree ``complete_right[0, size-1]`` of a filled chart."""
+    heads = np.full(size, -1, dtype=np.int64)
+    # each span pushes at most two, one of which is popped at once: depth < 2·size
+    stack = np.zeros((2 * size + 2, 3), dtype=np.int64)
+    stack[0, 0], stack[0, 1], stack[0, 2] = _COMPLETE_RIGHT, 0, size - 1
+    top = 1
+    while top > 0:
+        top -= 1
+        kind, s, t = stack[top, 0], stack[top, 1], stack[top, 2]
+        if s == t:
+            continue
+        r = back[kind, s, t]
+        if kind == _COMPLETE_RIGHT:
+            first, second = (_INCOMPLETE_RIGHT, s, r), (_COMPLETE_RIGHT, r, t)
+        elif kind == _COMPLETE_LEFT:
+            first, second = (_COMPLETE_LEFT, s, r), (_INCOMPLETE_LEFT, r, t)
+        elif kind == _SIBLING or not second_order:
+            if kind == _INCOMPLETE_RIGHT:
+                heads[t] = s
+            elif kind == _INCOMPLETE_LEFT:
+                heads[s] = t
+            first, second = (_COMPLETE_RIGHT, s, r), (_COMPLETE_LEFT, r + 1, t)
+        elif kind == _INCOMPLETE_RIGHT:
+            heads[t] = s
+            if r == s:
+                first, second = (_COMPLETE_RIGHT, s, s), (_COMPLETE_LEFT, s + 1, t)
+            else:
+                first, second = (_INCOMPLETE_RIGHT, s, r), (_SIBLING, r, t)
+        else:
+            heads[s] = t
+            if r == t:
+                first, second = (_COMPLETE_RIGHT, s, t - 1), (_COMPLETE_LEFT, t, t)
+            else:
+                first, second = (_SIBLING, s, r), (_INCOMPLETE_LEFT, r, t)
+        for span in (first, second):
+            stack[top, 0], stack[top, 1], stack[top, 2] = span
+            top += 1
+    return heads
+
+
+@jit(fastmath=False)
+def eisner(scores):
+    """The best projective tree with one root child under arc scores: Eisner's
+    algorithm, O(n³) (see the module docstring).
+
+    Parameters
+    ----------
+    scores : float64 ndarray (n + 1, n + 1)
+        ``scores[h, d]`` scores the arc ``h → d``; finite or ``-inf``.
+
+    Returns
+    -------
+    heads : int64 ndarray (n + 1,)
+        ``heads[d]`` the head of word ``d``, ``heads[0] = -1``.
+
+    >>> import numpy as np
+    >>> scores = np.zeros((4, 4))
+    >>> scores[0, 2] = scores[2, 1] = scores[2, 3] = 1.0   # "the dog barks"-like
+    >>> eisner(scores).tolist()
+    [-1, 2, 0, 2]
+    """
+    _, back = _first_order_chart(scores)
+    return _follow(back, scores.shape[0], False)
+
+
+@jit(fastmath=False)
+def _eisner_tables(scores):
+    return _first_order_chart(scores)[0]
+
+
+def eisner_chart(scores):
+    """The four tables of :func:`eisner`'s chart, for drawing it: a dict of float
+    arrays ``(n + 1, n + 1)`` indexed ``[s, t]`` with ``s ≤ t`` (NaN below the
+    diagonal): ``complete_right`` (headed by ``s``), ``complete_left`` (by ``t``),
+    ``incomplete_right`` (the arc ``s → t``) and ``incomplete_left`` (``t → s``).
+    Spans the single-root constraint rules out are ``-inf``; ``complete_right[0, n]``
+    is the best tree's score.
+
+    >>> import numpy as np
+    >>> scores = np.zeros((3, 3)); scores[0, 1] = scores[1, 2] = 1.0
+    >>> chart = eisner_chart(scores)
+    >>> float(chart["complete_right"][0, 2]), float(chart["incomplete_left"][1, 2])
+    (2.0, 0.0)
+    """
+    check_scores(scores)
+    tables = _eisner_tables(np.ascontiguousarray(scores, dtype=np.float64))
+    below = np.tril(np.ones(tables.shape[1:], dtype=bool), -1)
+    names = ("complete_right", "complete_left", "incomplete_right", "incomplete_left")
+    return {name: np.where(below, np.nan, table) for name, table in zip(names, tables)}
+
+
+@jit(fastmath=False)
+def eisner_second_order(arc_scores, sibling_scores):
+    """The best projective tree with one root child under arc and sibling scores:
+    McDonald & Pereira's (2006) second-order Eisner algorithm, O(n³).
+
+    Parameters
+    ----------
+    arc_scores : float64 ndarray (n + 1, n + 1)
+        ``arc_scores[h, d]`` scores the arc ``h → d``.
+    sibling_scores : float64 ndarray (n + 1, n + 1, n + 1)
+        ``sibling_scores[h, s, c]`` scores ``c`` as the next child of ``h`` after ``s``
+        outward on one side (``s == h``: ``c`` is the closest child on its side).
+
+    Returns
+    -------
+    heads : int64 ndarray (n + 1,)
+        The tree maximising :func:`~._trees.tree_score`, ``heads[0] = -1``.
+
+    >>> import numpy as np
+    >>> arcs = np.zeros((4, 4)); arcs[0, 2] = 1.0
+    >>> siblings = np.zeros((4, 4, 4))
+    >>> siblings[2, 2, 3] = 1.0               # 3 as 2's first right child
+    >>> siblings[2, 2, 1] = 1.0               # 1 as 2's first left child
+    >>> eisner_second_order(arcs, siblings).tolist()
+    [-1, 2, 0, 2]
+    """
+    _, back = _second_order_chart(arc_scores, sibling_scores)
+    return _follow(back, arc_scores.shape[0], True)
+
+
+# --------------------------------------------------------------------------------------
+# Chu–Liu–Edmonds
+
+
+@register_jitable
+def _arborescence(weights, root, parent, work):
+    """The maximum spanning arborescence of the complete graph ``weights[u, v]`` on
+    ``m`` nodes rooted at ``root``: ``parent[v]`` receives ``v``'s head
+    (``parent[root] = -1``). ``work`` holds arrays of ``2m`` nodes (the cycles add at
+    most ``m - 1``); see the module docstring for the algorithm."""
+    W, arc_head, arc_dep, best_in, owner, mark, members, first_member, base = work
+    m = weights.shape[0]
+    for u in range(m):
+        for v in range(m):
+            W[u, v] = weights[u, v] if u != v else -np.inf
+            arc_head[u, v], arc_dep[u, v] = u, v  # the original arc an arc stands for
+    owner[:] = -1  # the cycle node a node was contracted into
+    n_nodes, n_cycles, n_members = m, 0, 0
+    while True:
+        for v in range(n_nodes):  # every live node takes its best head (lowest on ties)
+            if owner[v] >= 0 or v == root:
+                continue
+            chosen = -1
+            for u in range(n_nodes):
+                if owner[u] < 0 and u != v and (chosen < 0 or W[u, v] > W[chosen, v]):
+                    chosen = u
+            best_in[v] = chosen
+        # a cycle among those choices: walk up from each node, marking the walk
+        mark[:n_nodes] = -1
+        cycle = -1
+        for start in range(n_nodes):
+            if owner[start] >= 0 or start == root:
+                continue
+            node = start
+            while node != root and mark[node] < 0:
+                mark[node] = start
+                node = best_in[node]
+            if node != root and mark[node] == start:
+                cycle = node
+                break
+        if cycle < 0:
+            break
+        # contract it into the new node c
+        c = n_nodes
+        n_nodes += 1
+        first_member[n_cycles] = n_members
+        node = cycle
+        while True:
+            members[n_members] = node
+            n_members += 1
+            owner[node] = c
+            # an arc into the cycle replaces the cycle arc into its end; -inf − -inf
+            # would be NaN, and a node whose arcs in are all -inf costs -inf anyway
+            base[node] = W[best_in[node], node] if W[best_in[node], node] > -np.inf else 0.0
+            node = best_in[node]
+            if node == cycle:
+                break
+        first_member[n_cycles + 1] = n_members
+        for u in range(c + 1):
+            W[u, c] = W[c, u] = -np.inf
+        for u in range(c):
+            if owner[u] >= 0:
+                continue
+            into, out = -1, -1
+            for k in range(first_member[n_cycles], n_members):
+                v = members[k]
+                if into < 0 or W[u, v] - base[v] > W[u, into] - base[into]:
+                    into = v
+                if out < 0 or W[v, u] > W[out, u]:
+                    out = v
+            W[u, c] = W[u, into] - base[into]
+            arc_head[u, c], arc_dep[u, c] = arc_head[u, into], arc_dep[u, into]
+            if u != root:
+                W[c, u] = W[out, u]
+                arc_head[c, u], arc_dep[c, u] = arc_head[out, u], arc_dep[out, u]
+        n_cycles += 1
+    # undo the contractions, last first: ``mark[v]`` becomes the original word that the
+    # arc chosen into node v enters
+    parent[root] = -1
+    for v in range(n_nodes):
+        if owner[v] < 0 and v != root:
+            parent[arc_dep[best_in[v], v]] = arc_head[best_in[v], v]
+            mark[v] = arc_dep[best_in[v], v]
+    for k in range(n_cycles - 1, -1, -1):
+        c = m + k
+        entered = mark[c]
+        inside = entered  # the member of the cycle that holds the entered word
+        while owner[inside] != c:
+            inside = owner[inside]
+        for j in range(first_member[k], first_member[k + 1]):
+            v = members[j]
+            if v == inside:
+                mark[v] = entered
+            else:  # the other members keep their cycle arcs
+                parent[arc_dep[best_in[v], v]] = arc_head[best_in[v], v]
+                mark[v] = arc_dep[best_in[v], v]
+
+
+@register_jitable
+def _arborescence_work(m):
+    size = 2 * max(m, 1)
+    return (np.empty((size, size)), np.empty((size, size), dtype=np.int64),
+            np.empty((size, size), dtype=np.int64), np.zeros(size, dtype=np.int64),
+            np.full(size, -1, dtype=np.int64), np.full(size, -1, dtype=np.int64),
+            np.zeros(size, dtype=np.int64), np.zeros(size + 1, dtype=np.int64),
+            np.zeros(size))
+
+
+@jit(fastmath=False)
+def chu_liu_edmonds(scores):
+    """The best tree with one root child under arc scores, projective or not: the
+    maximum spanning arborescence for each root child that may win (see the module
+    docstring).
+
+    Parameters
+    ----------
+    scores : float64 ndarray (n + 1, n + 1)
+        ``scores[h, d]`` scores the arc ``h → d``; finite or ``-inf``.
+
+    Returns
+    -------
+    heads : int64 ndarray (n + 1,)
+        ``heads[0] = -1``; its :func:`~._trees.tree_score` is the greatest of all
+        single-root trees (the sums compared are those of ``tree_score``, in its order).
+
+    >>> import numpy as np
+    >>> scores = np.zeros((5, 5))
+    >>> scores[0, 2] = scores[2, 4] = scores[4, 1] = scores[2, 3] = 1.0   # crossing arcs
+    >>> chu_liu_edmonds(scores).tolist()
+    [-1, 4, 0, 2, 2]
+    """
+    size = scores.shape[0]
+    n = size - 1
+    heads = np.full(size, -1, dtype=np.int64)
+    if n == 0:
+        return heads
+    # the root child r's bound: score[0, r] plus each other word's best head among the
+    # words, summed in tree_score's order; a tree's terms are each no larger and
+    # floating-point addition is monotone, so no tree rooted at r scores more
+    best_word_head = np.full(size, -np.inf)
+    for d in range(1, size):
+        for h in range(1, size):
+            if h != d and scores[h, d] > best_word_head[d]:
+                best_word_head[d] = scores[h, d]
+    bound = np.zeros(n)
+    for r in range(1, size):
+        total = 0.0
+        for d in range(1, size):
+            total += scores[0, r] if d == r else best_word_head[d]
+        bound[r - 1] = total
+    words = scores[1:, 1:].copy()
+    work = _arborescence_work(n)
+    parent = np.zeros(n, dtype=np.int64)
+    trial = np.full(size, -1, dtype=np.int64)
+    no_siblings = np.zeros((0, 0, 0))
+    best, best_child = -np.inf, -1
+    for index in np.argsort(-bound, kind="mergesort"):  # best bound first, then lowest r
+        r = index + 1
+        if best_child > 0 and (bound[index] < best or bound[index] == best and r > best_child):
+            continue  # cannot beat the best tree, nor tie it with a lower root child
+        _arborescence(words, index, parent, work)
+        for d in range(1, size):
+            trial[d] = parent[d - 1] + 1
+        trial[r] = 0
+        value = tree_score(trial, scores, no_siblings)
+        if best_child < 0 or value > best or value == best and r < best_child:
+            best, best_child = value, r
+            heads[:] = trial
+    return heads
+
+
+# --------------------------------------------------------------------------------------
+# McDonald & Pereira's approximate second-order non-projective search
+
+
+@register_jitable
+def _neighbours(heads, h, d):
+    """The children of ``h`` just before and after ``d`` on ``d``'s side, going outward
+    (``h`` when none before, -1 when none after); ``d`` itself is not counted."""
+    step = 1 if d > h else -1
+    before = h
+    c = d - step
+    while c != h:
+        if heads[c] == h:
+            before = c
+            break
+        c -= step
+    after = -1
+    c = d + step
+    while 0 < c < heads.shape[0]:
+        if heads[c] == h:
+            after = c
+            break
+        c += step
+    return before, after
+
+
+@register_jitable
+def _sibling_change(heads, siblings, h, d, sign):
+    """What adding (``sign = 1``) or removing (``-1``) ``d`` as a child of ``h`` adds to
+    the sibling factors of ``h``'s children."""
+    if siblings.shape[0] == 0:
+        return 0.0
+    before, after = _neighbours(heads, h, d)
+    change = siblings[h, before, d]
+    if after >= 0:
+        change += siblings[h, d, after] - siblings[h, before, after]
+    return sign * change
+
+
+@register_jitable
+def _descends(heads, node, ancestor):
+    while node > 0:
+        if node == ancestor:
+            return True
+        node = heads[node]
+    return False
+
+
+@jit(fastmath=False)
+def hill_climb(heads, arc_scores, sibling_scores):
+    """Improve the tree ``heads`` in place by single head changes that keep it a tree
+    with its one root child, the best change each time, until none raises
+    :func:`~._trees.tree_score` (a change is kept only when the recomputed score is
+    greater, so the search ends). A ``sibling_scores`` of shape ``(0, 0, 0)`` climbs
+    the arc scores alone. Returns the final score.
+
+    >>> import numpy as np
+    >>> arcs = np.zeros((4, 4)); arcs[3, 1] = 1.0
+    >>> heads = np.array([-1, 2, 0, 2])
+    >>> float(hill_climb(heads, arcs, np.zeros((0, 0, 0)))), heads.tolist()
+    (1.0, [-1, 3, 0, 2])
+    """
+    size = heads.shape[0]
+    current = tree_score(heads, arc_scores, sibling_scores)
+    trial = heads.copy()
+    while True:
+        gain, moved, new_head = 0.0, -1, -1
+        for d in range(1, size):
+            old = heads[d]
+            if old == 0:
+                continue  # the root's only child: a new head would leave no root child
+            leaving = (_sibling_change(heads, sibling_scores, old, d, -1)
+                       - arc_scores[old, d])
+            for h in range(1, size):
+                if h == old or h == d or _descends(heads, h, d):
+                    continue  # no change, or a cycle
+                value = (leaving + arc_scores[h, d]
+                         + _sibling_change(heads, sibling_scores, h, d, 1))
+                if value > gain:
+                    gain, moved, new_head = value, d, h
+        if moved < 0:
+            return current
+        trial[:] = heads
+        trial[moved] = new_head
+        value = tree_score(trial, arc_scores, sibling_scores)
+        if not value > current:  # the change's gain was rounding
+            return current
+        heads[:] = trial
+        current = value
+
+
+@jit(fastmath=False)
+def second_order_nonprojective(arc_scores, sibling_scores):
+    """McDonald & Pereira's (2006) approximate non-projective second-order decoder:
+    :func:`eisner_second_order`, then :func:`hill_climb`. Its tree scores at least as
+    much as the projective one; it is not always the best non-projective tree (finding
+    that is NP-hard: McDonald & Pereira 2006; McDonald & Satta, IWPT 2007).
+
+    >>> import numpy as np
+    >>> arcs = np.zeros((5, 5))
+    >>> arcs[0, 2] = arcs[2, 4] = arcs[4, 1] = arcs[2, 3] = 1.0   # crossing arcs
+    >>> second_order_nonprojective(arcs, np.zeros((5, 5, 5))).tolist()
+    [-1, 4, 0, 2, 2]
+    """
+    heads = eisner_second_order(arc_scores, sibling_scores)
+    hill_climb(heads, arc_scores, sibling_scores)
+    return heads
+
+
+# --------------------------------------------------------------------------------------
+# Checks, for the callers that take scores from outside
+
+
+def check_scores(scores, sibling_scores=None):
+    """Refuse what the decoders do not define: scores that are not square ``(n + 1,
+    n + 1)`` (and ``(n + 1,)*3`` for siblings), NaN, or ``+inf``. ``-inf`` is allowed
+    (an arc never to use). Returns nothing; raises ``ValueError``.
+
+    >>> import numpy as np
+    >>> check_scores(np.zeros((3, 3)))
+    >>> check_scores(np.full((3, 3), np.nan))
+    Traceback (most recent call last):
+    ...
+    ValueError: arc scores hold NaN or +inf (only finite scores and -inf are decoded)
+    """
+    scores = np.asarray(scores)
+    if scores.ndim != 2 or scores.shape[0] != scores.shape[1] or scores.shape[0] < 1:
+        raise ValueError(f"arc scores must be of shape (n + 1, n + 1), not {scores.shape}")
+    parts = [("arc", scores)]
+    if sibling_scores is not None:
+        sibling_scores = np.asarray(sibling_scores)
+        if sibling_scores.shape != (scores.shape[0],) * 3:
+            raise ValueError(f"sibling scores must be of shape {(scores.shape[0],) * 3}, "
+                             f"not {sibling_scores.shape}")
+        parts.append(("sibling", sibling_scores))
+    for name, part in parts:
+        if np.isnan(part).any() or np.isposinf(part).any():
+            raise ValueError(f"{name} scores hold NaN or +inf (only finite scores and "
+                             "-inf are decoded)")
