@@ -616,7 +616,7 @@ class DependencyParser(PerceptronClassifier):
         list of ConlluSentence
         """
         sentences, trees = self._parse(sentences)
-        return [sentence.replace(head=[str(h) for h in heads.tolist()],
+        return [sentence.replace(head=heads.tolist(),
                                  deprel=labels.tolist())
                 for sentence, (heads, labels) in zip(sentences, trees)]
 
