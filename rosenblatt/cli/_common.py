@@ -135,9 +135,14 @@ def load_classifier(path, command):
     ValueError: ...tagger.npz: a SequenceTagger model, which labels sentences: use 'rosenblatt tag predict' ...
     """
     from ..io import load
-    from ..structured import SequencePerceptron, SequenceTagger
+    from ..structured import DependencyParser, SequencePerceptron, SequenceTagger
 
     model = load(path)
+    if isinstance(model, DependencyParser):
+        action = {"train --resume": "train"}.get(command, command)
+        raise ValueError(f"{path}: a DependencyParser model, which parses sentences: use "
+                         f"'rosenblatt parse {action}' (rosenblatt {command} reads a model of "
+                         "'rosenblatt train')")
     if isinstance(model, (SequenceTagger, SequencePerceptron)):
         action = {"predict": "predict", "train --resume": "train"}.get(command, "evaluate")
         remedy = (f"use 'rosenblatt tag {action}'" if isinstance(model, SequenceTagger) else

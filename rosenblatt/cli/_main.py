@@ -27,6 +27,8 @@ COMMANDS = {
     "datasets": "List the built-in data sets, or export one to CSV with --export NAME.",
     "tag": "Sequence labelling on CoNLL files: 'tag train' a tagger, 'tag evaluate' it, "
            "'tag predict' the labels of a file.",
+    "parse": "Dependency parsing of CoNLL-U treebanks: 'parse train' a parser, 'parse "
+             "evaluate' it (UAS, LAS), 'parse predict' the trees of a file.",
     "warmup": "Compile every kernel into numba's disk cache (for container images and CI).",
 }
 
