@@ -3,7 +3,8 @@ structured pages (sequence tagging, then dependency parsing), then the scripts s
 without running (MNIST, the Dask cluster)."""
 
 #: the pages that are not a text's, in the order they come after the texts
-STRUCTURED = ("plot_sequence_tagging.py", "plot_eisner_chart.py")
+STRUCTURED = ("plot_sequence_tagging.py", "plot_dependency_parsing.py",
+              "plot_eisner_chart.py")
 
 
 class TextsFirst:

@@ -7,7 +7,7 @@ import re
 
 DOCS = pathlib.Path(__file__).resolve().parents[1] / "docs"
 MODULES = ["linear_model", "theory", "datasets", "inspection", "trace", "experiments",
-           "distributed", "streaming", "cli"]
+           "distributed", "streaming", "cli", "structured"]
 #: public names that are data, not objects with a page of their own
 DATA = {"experiments.EXPERIMENTS"}
 
@@ -44,4 +44,4 @@ def test_the_user_guide_has_a_page_per_family_and_the_gallery_a_page_per_text():
     examples = {path.stem for path in (DOCS.parent / "examples").glob("plot_*.py")}
     assert examples == {"plot_kowalczyk", "plot_ahmed_pavlu", "plot_data_science_lab",
                         "plot_cisc271", "plot_daume", "plot_sequence_tagging",
-                        "plot_eisner_chart"}
+                        "plot_eisner_chart", "plot_dependency_parsing"}
