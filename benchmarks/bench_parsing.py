@@ -33,9 +33,9 @@ import warnings
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rosenblatt.datasets import load_conllu  # noqa: E402
-from rosenblatt.distributed import ParameterMixing  # noqa: E402
-from rosenblatt.structured import DependencyParser, attachment_scores  # noqa: E402
+from rosenblatt.datasets import load_conllu
+from rosenblatt.distributed import ParameterMixing
+from rosenblatt.structured import DependencyParser, attachment_scores
 
 TREEBANKS = ROOT.parent / "shared" / "data" / "treebanks"
 
@@ -106,7 +106,7 @@ def bosque():
 
 def mixing():
     train, test = read("en_ewt")
-    print(f"\n### Parameter mixing on EWT, 4 shards (sentences dealt at random), threads\n\n"
+    print("\n### Parameter mixing on EWT, 4 shards (sentences dealt at random), threads\n\n"
           "| training | UAS | LAS | train CPU s | wall s |\n|---|---|---|---|---|")
     serial_cpu, _, scores, serial = run(train, test)
     print(f"| serial, {serial.n_iter_} epochs | {100 * scores['uas']:.2f} | "
