@@ -99,11 +99,6 @@ def arc_features(X, start, n, h, d, mask):
     for tag in sorted({int(X[start + p, _arcs.UPOS]) for p in range(low + 1, high)}):
         f = _mix(base, tag)
         out += [_index(f, mask), _index(_mix(f, dd), mask)]
-    base = _mix(_mix(_mix(0xCBF29CE484222325, int(_arcs._BETWEEN)),
-                     int(X[start + h, _arcs.XPOS])), int(X[start + d, _arcs.XPOS]))
-    for p in range(low + 1, high):
-        f = _mix(base, int(X[start + p, _arcs.XPOS]))
-        out += [_index(f, mask), _index(_mix(f, dd), mask)]
     return out
 
 

@@ -64,7 +64,6 @@ _MOST_PARTS = 4
 #: stand-ins for cells outside the sentence, of a missing child, of "no sibling"
 _BEFORE, _AFTER, _NONE, _FIRST = (np.uint64(0x9E3779B97F4A7C15), np.uint64(0xC2B2AE3D27D4EB4F),
                                   np.uint64(0x165667B19E3779F9), np.uint64(0x27D4EB2F165667C5))
-_BETWEEN = np.uint64(0x52DCE729DA3ED6B5)
 _PRIME = np.uint64(0x100000001B3)
 _SEED = np.uint64(0xCBF29CE484222325)
 
@@ -158,13 +157,7 @@ def arc_features(X, start, n, spec, counts, h, d, mask, out):
             out[m] = _index(f, mask)
             out[m + 1] = _index(_mix(f, dd), mask)
             m += 2
-    # and MSTParser's: the XPOS of every word between (a tag twice counts twice)
-    base = _mix(_mix(_mix(_SEED, _BETWEEN), X[start + h, XPOS]), X[start + d, XPOS])
-    for p in range(low + 1, high):
-        f = _mix(base, X[start + p, XPOS])
-        out[m] = _index(f, mask)
-        out[m + 1] = _index(_mix(f, dd), mask)
-        m += 2
+    # (MSTParser's XPOS of every word between, each counted, cost 0.4 UAS on EWT dev)
     return m
 
 
@@ -319,7 +312,7 @@ def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen):
     for s in range(n_sentences):
         longest = max(longest, bounds[s + 1] - bounds[s])
     counts = np.zeros((longest + 2, N_TAGS), dtype=np.int64)
-    width = max(max(arc_spec.shape[0], sib_spec.shape[0]) * 2 + 2 * N_TAGS + 2 * longest,
+    width = max(max(arc_spec.shape[0], sib_spec.shape[0]) * 2 + 2 * N_TAGS,
                 label_spec.shape[0] * 2)
     features = np.empty(width, dtype=np.int64)
     gold = np.empty(longest + 1, dtype=np.int64)
@@ -401,7 +394,7 @@ def parse(X, bounds, specs, w, sizes, kind, heads_out, labels_out):
     for s in range(n_sentences):
         longest = max(longest, bounds[s + 1] - bounds[s])
     counts = np.zeros((longest + 2, N_TAGS), dtype=np.int64)
-    width = max(max(arc_spec.shape[0], sib_spec.shape[0]) * 2 + 2 * N_TAGS + 2 * longest,
+    width = max(max(arc_spec.shape[0], sib_spec.shape[0]) * 2 + 2 * N_TAGS,
                 label_spec.shape[0] * 2)
     features = np.empty(width, dtype=np.int64)
     left = np.empty(longest + 1, dtype=np.int64)
