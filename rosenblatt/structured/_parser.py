@@ -288,10 +288,11 @@ def targets(heads, relations, classes, bounds):
     return y
 
 
-def make_shard(X, y, bounds, index):
-    """A :class:`~rosenblatt.base.Shard` of whole sentences (node rows), as
-    :class:`~rosenblatt.distributed.ParameterMixing` builds them."""
-    return Shard(X, y, None, index, bounds=bounds)
+def make_shard(X, y, weights, index, classes, lengths):
+    """A :class:`~rosenblatt.base.Shard` of whole sentences (``lengths`` node rows
+    each), as :class:`~rosenblatt.distributed.ParameterMixing` builds them."""
+    return Shard(X, y, weights, index, bounds=np.concatenate(([0], np.cumsum(lengths))).astype(
+        np.intp))
 
 
 class ParserLearner(Learner):
@@ -491,29 +492,15 @@ class DependencyParser(PerceptronClassifier):
 
     def _mixing_plan(self, sentences, n_shards):
         """How :class:`~rosenblatt.distributed.ParameterMixing` builds its shards from
-        ``sentences``: whole sentences each, dealt as it says."""
-        from ..distributed._inputs import Plan, sentence_rows
+        ``sentences``: whole sentences each (their node rows), dealt as it says."""
+        from ..distributed._inputs import plan_sequences
 
         self._validate_params()
         self._check_sizes()
         X, bounds, y, classes = self._encoded(sentences, "fit")
-        starts, lengths = bounds[:-1], np.diff(bounds)
-        n_sentences = len(lengths)
-        n_shards = min(n_shards, n_sentences)
-        cuts = np.linspace(0, n_sentences, n_shards + 1).astype(int)
-
-        def makers(indices, deal=None):
-            out = []
-            for k in range(n_shards):
-                chosen = np.arange(cuts[k], cuts[k + 1]) if deal is None else \
-                    np.sort(deal[cuts[k]:cuts[k + 1]])
-                rows = sentence_rows(starts, lengths, chosen)
-                shard_bounds = np.concatenate(([0], np.cumsum(lengths[chosen]))).astype(np.intp)
-                out.append((make_shard, (X[rows], y[rows], shard_bounds, indices[k])))
-            return out
-
-        return Plan(makers, n_shards, classes, self.n_features, dealable=True,
-                    n_rows=n_sentences)
+        plan = plan_sequences(X, y, np.diff(bounds), n_shards, classes, make=make_shard)
+        plan.n_features = self.n_features  # the hashed weights, not the node columns
+        return plan
 
     def _prediction_state(self):
         """Arrays besides the fitted attributes that prediction needs: none."""
