@@ -25,7 +25,6 @@ The treebanks are read from ``../shared/data/treebanks`` (see its README).
 import argparse
 import os
 import pathlib
-import platform
 import sys
 import time
 import warnings
@@ -33,22 +32,13 @@ import warnings
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench_ab import cpu_model  # the CPU line every benchmark prints
+
 from rosenblatt.datasets import load_conllu
 from rosenblatt.distributed import ParameterMixing
 from rosenblatt.structured import DependencyParser, attachment_scores
 
 TREEBANKS = ROOT.parent / "shared" / "data" / "treebanks"
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def read(name):
