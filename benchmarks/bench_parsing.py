@@ -25,7 +25,6 @@ The treebanks are read from ``../shared/data/treebanks`` (see its README).
 import argparse
 import os
 import pathlib
-import platform
 import sys
 import time
 import warnings
@@ -33,22 +32,13 @@ import warnings
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from rosenblatt.datasets import load_conllu  # noqa: E402
-from rosenblatt.distributed import ParameterMixing  # noqa: E402
-from rosenblatt.structured import DependencyParser, attachment_scores  # noqa: E402
+from bench_ab import cpu_model  # the CPU line every benchmark prints
+
+from rosenblatt.datasets import load_conllu
+from rosenblatt.distributed import ParameterMixing
+from rosenblatt.structured import DependencyParser, attachment_scores
 
 TREEBANKS = ROOT.parent / "shared" / "data" / "treebanks"
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
 
 
 def read(name):
@@ -86,27 +76,27 @@ HEADER = ("| model | UAS | LAS | train CPU s | parse CPU s |\n"
           "|---|---|---|---|---|")
 
 
-def ewt():
+def ewt(decoders):
     train, test = read("en_ewt")
     print(f"\n### UD English EWT: train {len(train):,} sentences, test {len(test):,} "
           f"({sum(map(len, test)):,} words), gold tags\n\n{HEADER}")
-    for decoder in ("eisner", "chu-liu-edmonds", "second-order"):
+    for decoder in decoders:
         train_s, parse_s, scores, _ = run(train, test, decoder=decoder)
         row(decoder, train_s, parse_s, scores)
 
 
-def bosque():
+def bosque(decoders):
     train, test = read("pt_bosque")
     print(f"\n### UD Portuguese Bosque: train {len(train):,} sentences, test {len(test):,} "
           f"({sum(map(len, test)):,} words), gold tags\n\n{HEADER}")
-    for decoder in ("eisner", "chu-liu-edmonds"):
+    for decoder in [d for d in decoders if d != "second-order"]:
         train_s, parse_s, scores, _ = run(train, test, decoder=decoder)
         row(decoder, train_s, parse_s, scores)
 
 
-def mixing():
+def mixing(decoders):
     train, test = read("en_ewt")
-    print(f"\n### Parameter mixing on EWT, 4 shards (sentences dealt at random), threads\n\n"
+    print("\n### Parameter mixing on EWT, 4 shards (sentences dealt at random), threads\n\n"
           "| training | UAS | LAS | train CPU s | wall s |\n|---|---|---|---|---|")
     serial_cpu, _, scores, serial = run(train, test)
     print(f"| serial, {serial.n_iter_} epochs | {100 * scores['uas']:.2f} | "
@@ -132,11 +122,15 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sections", nargs="+", choices=sorted(SECTIONS),
                         default=list(SECTIONS))
+    parser.add_argument("--decoders", nargs="+", default=["eisner", "chu-liu-edmonds",
+                                                            "second-order"],
+                        help="the decoders of the ewt and bosque sections (bosque: the "
+                             "first-order ones)")
     args = parser.parse_args()
     print(f"# {cpu_model()}, {os.cpu_count()} cores; CPU time (process_time), "
           f"DependencyParser defaults: {DependencyParser().get_params()}")
     for name in args.sections:
-        SECTIONS[name]()
+        SECTIONS[name](args.decoders)
 
 
 if __name__ == "__main__":

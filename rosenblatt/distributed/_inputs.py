@@ -64,10 +64,11 @@ def plan_arrays(X, y, sample_weight, n_shards, classes):
     return Plan(makers, n_shards, classes, X.shape[1], dealable=True, n_rows=X.shape[0])
 
 
-def plan_sequences(X, y, lengths, n_shards, classes):
+def plan_sequences(X, y, lengths, n_shards, classes, make=make_shard):
     """Whole sentences of validated in-memory tokens ``X, y`` (``lengths`` the
     sentence lengths) to each shard: contiguous runs of sentences, or dealt by a
-    permutation of the sentences (each shard's kept in their order)."""
+    permutation of the sentences (each shard's kept in their order). ``make``
+    builds a shard from its rows (a parser's node rows need their own)."""
     starts = np.concatenate(([0], np.cumsum(lengths)))
     n_shards = min(n_shards, len(lengths))
     bounds = np.linspace(0, len(lengths), n_shards + 1).astype(int)
@@ -78,8 +79,8 @@ def plan_sequences(X, y, lengths, n_shards, classes):
             sentences = np.arange(bounds[k], bounds[k + 1]) if deal is None else \
                 np.sort(deal[bounds[k]:bounds[k + 1]])
             rows = sentence_rows(starts, lengths, sentences)
-            out.append((make_shard, (X[rows], y[rows], None, indices[k], classes,
-                                     lengths[sentences])))
+            out.append((make, (X[rows], y[rows], None, indices[k], classes,
+                               lengths[sentences])))
         return out
 
     return Plan(makers, n_shards, classes, X.shape[1], dealable=True, n_rows=len(lengths))

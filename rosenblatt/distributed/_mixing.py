@@ -186,7 +186,9 @@ class ParameterMixing(HoldsClient, MetaEstimatorMixin, ClassifierMixin, BaseEsti
             The rows: in memory (split into contiguous shards), a Dask collection
             (row blocks rebalanced into shards of equal rows, built where the
             blocks are), or ``.npy``/LIBSVM/CSV files read on the workers,
-            ``chunk_size`` rows at a time.
+            ``chunk_size`` rows at a time. For a
+            :class:`~rosenblatt.structured.DependencyParser`: its sentences (a list
+            of ``ConlluSentence``), whole ones dealt to the shards.
         y : array-like, dask array or Series, or None
             Labels; ``None`` with files (the labels are in them).
         sample_weight : array-like or dask array, default=None
