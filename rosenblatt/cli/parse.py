@@ -22,6 +22,7 @@ from ..datasets._conll import _text as file_text
 from ..datasets._conllu import ConlluFormatError, parse_conllu, write_conllu
 from ..io import load, save
 from ..structured import DependencyParser, attachment_scores, relation_scores
+from ..structured._parser import DECODERS
 from ..structured._trees import is_projective
 from ._common import check_output, positive_whole_number
 
@@ -75,7 +76,12 @@ class ParseTraining:
         return lines
 
 
-def train_parser(path, *, epochs=10, shards=None, decoder="eisner", seed=None):
+#: the estimator's own defaults are the command's
+DEFAULTS = DependencyParser().get_params()
+
+
+def train_parser(path, *, epochs=DEFAULTS["max_iter"], shards=None,
+                 decoder=DEFAULTS["decoder"], seed=None):
     """Train a :class:`~rosenblatt.structured.DependencyParser` on the CoNLL-U
     treebank ``path``: ``epochs`` passes (``max_iter``), on ``shards`` shards of the
     sentences by iterative parameter mixing on threads, with ``decoder``; ``seed``
@@ -184,17 +190,17 @@ def add_arguments(parser):
                                                     "transparently; - standard input)")
     train.add_argument("-o", "--output", metavar="MODEL", required=True,
                        help="the parser file to write (.npz)")
-    train.add_argument("--epochs", type=positive_whole_number, default=10, metavar="N",
-                       help="passes over the sentences (default: 10)")
+    train.add_argument("--epochs", type=positive_whole_number, default=DEFAULTS["max_iter"],
+                       metavar="N", help="passes over the sentences (default: "
+                                         f"{DEFAULTS['max_iter']})")
     train.add_argument("--shards", type=positive_whole_number, metavar="S",
                        help="train on this many shards of the sentences, on threads, by "
                             "iterative parameter mixing")
-    train.add_argument("--decoder", default="eisner",
-                       choices=("eisner", "chu-liu-edmonds", "second-order",
-                                "second-order-nonprojective"),
-                       help="first-order projective (eisner, the default), first-order "
-                            "non-projective (chu-liu-edmonds), second order with siblings "
-                            "(second-order), or its approximate non-projective search")
+    train.add_argument("--decoder", default=DEFAULTS["decoder"], choices=tuple(DECODERS),
+                       help="first-order projective (eisner), first-order non-projective "
+                            "(chu-liu-edmonds), second order with siblings (second-order), "
+                            "or its approximate non-projective search (default: "
+                            f"{DEFAULTS['decoder']})")
     train.add_argument("--seed", type=int, metavar="N",
                        help="the seed of the sentence order (default: a new order each run)")
     evaluate = actions.add_parser(
