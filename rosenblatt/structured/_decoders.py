@@ -479,47 +479,48 @@ def chu_liu_edmonds(scores):
 
 
 @register_jitable
-def _neighbours(heads, h, d):
-    """The children of ``h`` just before and after ``d`` on ``d``'s side, going outward
-    (``h`` when none before, -1 when none after); ``d`` itself is not counted."""
-    step = 1 if d > h else -1
-    before = h
-    c = d - step
-    while c != h:
-        if heads[c] == h:
-            before = c
-            break
-        c -= step
-    after = -1
-    c = d + step
-    while 0 < c < heads.shape[0]:
-        if heads[c] == h:
-            after = c
-            break
-        c += step
-    return before, after
+def _index_tree(heads, ancestor, before, after):
+    """Tables that make each candidate change O(1), rebuilt once a change (O(n²)):
+    ``ancestor[x, y]`` whether ``y`` is ``x`` or above it; ``before[h, p]`` the last
+    child of ``h`` left of position ``p`` and ``after[h, p]`` the first one right of
+    it (-1 for none)."""
+    size = heads.shape[0]
+    ancestor[:] = False
+    for x in range(size):
+        y = x
+        while y >= 0:
+            ancestor[x, y] = True
+            y = heads[y]
+    for h in range(size):
+        last = -1
+        for p in range(size):
+            before[h, p] = last
+            if p > 0 and heads[p] == h:
+                last = p
+        last = -1
+        for p in range(size - 1, -1, -1):
+            after[h, p] = last
+            if p > 0 and heads[p] == h:
+                last = p
 
 
 @register_jitable
-def _sibling_change(heads, siblings, h, d, sign):
+def _sibling_change(siblings, before, after, h, d, sign):
     """What adding (``sign = 1``) or removing (``-1``) ``d`` as a child of ``h`` adds to
-    the sibling factors of ``h``'s children."""
+    the sibling factors of ``h``'s children: ``d`` goes between the child of ``h``
+    next to it towards ``h`` (or ``h`` itself) and the next one outward (if any)."""
     if siblings.shape[0] == 0:
         return 0.0
-    before, after = _neighbours(heads, h, d)
-    change = siblings[h, before, d]
-    if after >= 0:
-        change += siblings[h, d, after] - siblings[h, before, after]
+    if d > h:
+        inner, outer = max(before[h, d], h), after[h, d]
+    else:
+        inner, outer = after[h, d], before[h, d]
+        if inner < 0 or inner > h:
+            inner = h
+    change = siblings[h, inner, d]
+    if outer >= 0:
+        change += siblings[h, d, outer] - siblings[h, inner, outer]
     return sign * change
-
-
-@register_jitable
-def _descends(heads, node, ancestor):
-    while node > 0:
-        if node == ancestor:
-            return True
-        node = heads[node]
-    return False
 
 
 @jit(fastmath=False)
@@ -539,19 +540,23 @@ def hill_climb(heads, arc_scores, sibling_scores):
     size = heads.shape[0]
     current = tree_score(heads, arc_scores, sibling_scores)
     trial = heads.copy()
+    ancestor = np.zeros((size, size), dtype=np.bool_)
+    before = np.zeros((size, size), dtype=np.int64)
+    after = np.zeros((size, size), dtype=np.int64)
     while True:
+        _index_tree(heads, ancestor, before, after)
         gain, moved, new_head = 0.0, -1, -1
         for d in range(1, size):
             old = heads[d]
             if old == 0:
                 continue  # the root's only child: a new head would leave no root child
-            leaving = (_sibling_change(heads, sibling_scores, old, d, -1)
+            leaving = (_sibling_change(sibling_scores, before, after, old, d, -1)
                        - arc_scores[old, d])
             for h in range(1, size):
-                if h == old or h == d or _descends(heads, h, d):
-                    continue  # no change, or a cycle
+                if h == old or ancestor[h, d]:
+                    continue  # no change, or d itself or below it: a cycle
                 value = (leaving + arc_scores[h, d]
-                         + _sibling_change(heads, sibling_scores, h, d, 1))
+                         + _sibling_change(sibling_scores, before, after, h, d, 1))
                 if value > gain:
                     gain, moved, new_head = value, d, h
         if moved < 0:
