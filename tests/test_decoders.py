@@ -16,9 +16,11 @@ import numpy as np
 import pytest
 
 from rosenblatt.structured._decoders import (
+    arborescence_any_roots,
     check_scores,
     chu_liu_edmonds,
     eisner,
+    eisner_any_roots,
     eisner_chart,
     eisner_second_order,
     hill_climb,
@@ -207,6 +209,21 @@ def test_chu_liu_edmonds_finds_the_best_single_root_tree(n, kind, seed):
 
 
 @pytest.mark.parametrize("n, kind, seed", CASES)
+def test_without_the_root_constraint_the_best_of_every_tree(n, kind, seed):
+    scores = random_scores(np.random.RandomState(400 + seed), n, kind)
+    every = trees(n)
+    projective = np.array([projective_by_descendants(heads) for heads in every])
+    totals = scores[every[:, 1:], np.arange(1, n + 1)].sum(axis=1)
+    anything = np.ones_like(projective, dtype=bool)
+    for heads, among in ((eisner_any_roots(scores), projective),
+                         (arborescence_any_roots(scores), anything)):
+        assert heads.dtype == np.int64 and heads[0] == -1 and is_tree(heads)
+        assert is_projective(heads) or among is anything
+        assert_best(heads, every[among], totals[among],
+                    tree_score(heads, scores, NO_SIBLINGS), kind)
+
+
+@pytest.mark.parametrize("n, kind, seed", CASES)
 def test_second_order_eisner_finds_the_best_projective_tree(n, kind, seed):
     rng = np.random.RandomState(200 + seed)
     arcs, siblings = random_scores(rng, n, kind), random_scores(rng, n, kind, order=3)
@@ -321,8 +338,9 @@ def decode_all(arcs, siblings):
     first, anything = eisner(arcs), chu_liu_edmonds(arcs)
     second = eisner_second_order(arcs, siblings)
     searched = second_order_nonprojective(arcs, siblings)
+    roots = count_roots(eisner_any_roots(arcs)) + count_roots(arborescence_any_roots(arcs))
     return (first, anything, second, searched, tree_score(second, arcs, siblings),
-            is_projective(anything), count_roots(first), is_tree(searched))
+            is_projective(anything), count_roots(first) + roots, is_tree(searched))
 
 
 def test_the_decoders_can_be_called_from_compiled_code():
@@ -333,15 +351,17 @@ def test_the_decoders_can_be_called_from_compiled_code():
     assert first.tolist() == eisner(arcs).tolist()
     assert anything.tolist() == chu_liu_edmonds(arcs).tolist()
     assert searched.tolist() == second_order_nonprojective(arcs, siblings).tolist()
-    assert value == tree_score(second, arcs, siblings) and roots == 1 and tree
+    assert value == tree_score(second, arcs, siblings) and tree
+    assert roots == 1 + count_roots(eisner_any_roots(arcs)) + \
+        count_roots(arborescence_any_roots(arcs))
     assert projective == is_projective(anything)
 
 
 SCRIPT = """
 import json
 import numpy as np
-from rosenblatt.structured._decoders import (chu_liu_edmonds, eisner, eisner_chart,
-    eisner_second_order, second_order_nonprojective)
+from rosenblatt.structured._decoders import (arborescence_any_roots, chu_liu_edmonds,
+    eisner, eisner_any_roots, eisner_chart, eisner_second_order, second_order_nonprojective)
 from rosenblatt.structured._trees import count_roots, is_projective, is_tree, tree_score
 rng = np.random.RandomState(11)
 out = []
@@ -354,7 +374,8 @@ for n in (0, 1, 2, 5, 9, 14):
         if integer and n > 2:
             arcs[rng.rand(n + 1, n + 1) < 0.2] = -np.inf
         trees = [eisner(arcs), chu_liu_edmonds(arcs), eisner_second_order(arcs, siblings),
-                 second_order_nonprojective(arcs, siblings)]
+                 second_order_nonprojective(arcs, siblings), eisner_any_roots(arcs),
+                 arborescence_any_roots(arcs)]
         chart = eisner_chart(arcs)["complete_right"][0, n]
         out.append([[tree.tolist() for tree in trees], str(chart),
                     [[str(tree_score(tree, arcs, siblings)), int(count_roots(tree)),

@@ -66,6 +66,10 @@ the one head change that raises the score most while the result stays a tree, un
 none raises it. A single change cannot move the root's child without making zero or
 two of them, so the root's child stays that of the projective tree.
 
+Without the constraint: :func:`eisner_any_roots` and :func:`arborescence_any_roots`,
+the same algorithms letting the root take any number of children, to measure how
+often the constraint changes the tree.
+
 Ties: every maximisation keeps the first best candidate of its loop (strict ``>``):
 in the charts the lowest split point ``r``, in :func:`chu_liu_edmonds` the lowest
 head index among equal incoming arcs and, between root children whose trees score
@@ -99,10 +103,11 @@ def _tables(size, count):
 
 
 @register_jitable
-def _complete(chart, back, s, t, last):
+def _complete(chart, back, s, t, last, one_root):
     """Fill the two complete spans ``[s, t]`` from shorter ones (both ``-inf`` when they
-    start at the root, but for the whole sentence ``complete_right[0, last]``)."""
-    if s > 0 or t == last:
+    start at the root, but for the whole sentence ``complete_right[0, last]``; and
+    ``complete_right[0, t]`` for every ``t`` when the root may take several children)."""
+    if s > 0 or t == last or not one_root:
         best, split = -np.inf, s + 1
         for r in range(s + 1, t + 1):
             value = chart[_INCOMPLETE_RIGHT, s, r] + chart[_COMPLETE_RIGHT, r, t]
@@ -119,7 +124,7 @@ def _complete(chart, back, s, t, last):
 
 
 @register_jitable
-def _first_order_chart(scores):
+def _first_order_chart(scores, one_root):
     size = scores.shape[0]
     chart, back = _tables(size, 4)
     for width in range(1, size):
@@ -127,7 +132,7 @@ def _first_order_chart(scores):
             t = s + width
             # the two halves meeting at r, best first; at the root only r = 0 (one child)
             best, split = chart[_COMPLETE_RIGHT, s, s] + chart[_COMPLETE_LEFT, s + 1, t], s
-            for r in range(s + 1, t if s > 0 else s + 1):
+            for r in range(s + 1, t if s > 0 or not one_root else s + 1):
                 value = chart[_COMPLETE_RIGHT, s, r] + chart[_COMPLETE_LEFT, r + 1, t]
                 if value > best:
                     best, split = value, r
@@ -136,7 +141,7 @@ def _first_order_chart(scores):
             if s > 0:  # the root is nobody's dependent
                 chart[_INCOMPLETE_LEFT, s, t] = best + scores[t, s]
                 back[_INCOMPLETE_LEFT, s, t] = split
-            _complete(chart, back, s, t, size - 1)
+            _complete(chart, back, s, t, size - 1, one_root)
     return chart, back
 
 
@@ -176,7 +181,7 @@ def _second_order_chart(arcs, siblings):
                         best, split = value, r
                 chart[_INCOMPLETE_LEFT, s, t] = best + arcs[t, s]
                 back[_INCOMPLETE_LEFT, s, t] = split
-            _complete(chart, back, s, t, size - 1)
+            _complete(chart, back, s, t, size - 1, True)
     return chart, back
 
 
@@ -243,13 +248,28 @@ def eisner(scores):
     >>> eisner(scores).tolist()
     [-1, 2, 0, 2]
     """
-    _, back = _first_order_chart(scores)
+    _, back = _first_order_chart(scores, True)
+    return _follow(back, scores.shape[0], False)
+
+
+@jit(fastmath=False)
+def eisner_any_roots(scores):
+    """:func:`eisner` without the single-root constraint: the best projective tree,
+    however many words hang from the root (to measure how often the constraint
+    matters; UD trees have one).
+
+    >>> import numpy as np
+    >>> scores = np.zeros((3, 3)); scores[0, 1] = scores[0, 2] = 1.0
+    >>> eisner_any_roots(scores).tolist(), eisner(scores).tolist()
+    ([-1, 0, 0], [-1, 0, 1])
+    """
+    _, back = _first_order_chart(scores, False)
     return _follow(back, scores.shape[0], False)
 
 
 @jit(fastmath=False)
 def _eisner_tables(scores):
-    return _first_order_chart(scores)[0]
+    return _first_order_chart(scores, True)[0]
 
 
 def eisner_chart(scores):
@@ -471,6 +491,23 @@ def chu_liu_edmonds(scores):
         if best_child < 0 or value > best or value == best and r < best_child:
             best, best_child = value, r
             heads[:] = trial
+    return heads
+
+
+@jit(fastmath=False)
+def arborescence_any_roots(scores):
+    """:func:`chu_liu_edmonds` without the single-root constraint: the maximum
+    spanning arborescence rooted at 0, however many words hang from the root (to
+    measure how often the constraint matters; UD trees have one).
+
+    >>> import numpy as np
+    >>> scores = np.zeros((3, 3)); scores[0, 1] = scores[0, 2] = 1.0
+    >>> arborescence_any_roots(scores).tolist(), chu_liu_edmonds(scores).tolist()
+    ([-1, 0, 0], [-1, 0, 1])
+    """
+    heads = np.full(scores.shape[0], -1, dtype=np.int64)
+    if scores.shape[0] > 1:
+        _arborescence(scores, 0, heads, _arborescence_work(scores.shape[0]))
     return heads
 
 
