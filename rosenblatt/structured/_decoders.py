@@ -51,14 +51,16 @@ EMNLP 2005): every word takes its best head; a cycle among those choices is
 contracted into one node whose incoming arcs are rescored by what they displace in
 the cycle, until no cycle remains; the contractions are then undone last to first.
 It is written as a loop with explicit records of the contractions (numba compiles
-recursion over arrays only with declared signatures): O(n²) a contraction, O(n³) at
-worst. The single root: for each possible root child ``r``, the best tree is
-``score[0, r]`` plus the best arborescence of the words rooted at ``r``; the children
-are tried best bound first, where the bound of ``r`` adds ``score[0, r]`` to every other
-word's best head among the words, and a child is tried only when its bound can reach
-the best tree found (usually one or two are tried). Gabow & Tarjan's O(n²)
-constraint (Zmigrod et al. 2020) is faster in theory; at sentence lengths this takes
-well under a millisecond for 60 words.
+recursion over arrays only with declared signatures). A contraction of ``k`` nodes
+rescores the arcs into them and hands the new node the choices that pointed into the
+cycle (O(nk)), then chooses the new node's best head (O(n)); the cycles hold fewer
+than 2n nodes in all and finding one is O(n), so a sentence is O(n²) (Tarjan's
+bound, without his heaps): about half a millisecond for 100 words. The single root is
+the device of making the root's arcs costlier than any score (Gabow & Tarjan,
+Combinatorica 1984; Zmigrod, Vieira & Cotterell 2020), done exactly: an arc weighs
+a triple compared in order, (root arcs, forbidden arcs, score), so that the best
+arborescence has one root arc (every tree has at least one), then the fewest ``-inf``
+arcs, then the best score; Chu–Liu–Edmonds holds for weights in any ordered group.
 
 Non-projective, second order: :func:`second_order_nonprojective`, McDonald & Pereira's
 approximate search (EACL 2006, Fig. 4): from the best projective tree, repeatedly make
@@ -71,9 +73,11 @@ the same algorithms letting the root take any number of children, to measure how
 often the constraint changes the tree.
 
 Ties: every maximisation keeps the first best candidate of its loop (strict ``>``):
-in the charts the lowest split point ``r``, in :func:`chu_liu_edmonds` the lowest
-head index among equal incoming arcs and, between root children whose trees score
-the same, the lowest child; in the search the lowest ``d`` then the lowest new head.
+in the charts the lowest split point ``r``; in :func:`chu_liu_edmonds` each word
+first takes the lowest-numbered of its best heads, a cycle the lowest-numbered of its
+best entering nodes (a contracted cycle numbered after every word), and the member it
+is entered by is the first in the cycle's order among equal rescored arcs; in the
+search the lowest ``d`` then the lowest new head.
 The output is a deterministic function of the scores; among several best trees,
 which one is returned is defined by these loops, not by a simple order on trees.
 """
@@ -325,31 +329,63 @@ def eisner_second_order(arc_scores, sibling_scores):
 
 # --------------------------------------------------------------------------------------
 # Chu–Liu–Edmonds
+#
+# An arc's weight is a triple compared in order: the root arcs it adds (fewer first,
+# counted only under the single-root constraint), the forbidden (-inf) arcs it adds
+# (fewer first), then its finite score (higher first). Sums and differences of triples
+# are taken part by part; the first two parts are small integers, exact in float64.
+# Chu–Liu–Edmonds is correct for weights in any ordered abelian group, and a tree's
+# triple is (its root arcs, its forbidden arcs, the sum of its other scores): the best
+# triple has one root arc (every tree has one at least, and one suffices), the fewest
+# forbidden arcs, and then the best score. This is the "subtract a large constant from
+# the root's arcs" device (Gabow & Tarjan 1984; Zmigrod, Vieira & Cotterell 2020) made
+# exact, and -inf never meets -inf in a difference (which would be NaN).
 
 
 @register_jitable
-def _arborescence(weights, root, parent, work):
+def _better(work, u, v, x, y):
+    """Whether the arc ``u → v`` weighs more than ``x → y`` (see above)."""
+    roots, forbidden, W = work[9], work[10], work[0]
+    if roots[u, v] != roots[x, y]:
+        return roots[u, v] < roots[x, y]
+    if forbidden[u, v] != forbidden[x, y]:
+        return forbidden[u, v] < forbidden[x, y]
+    return W[u, v] > W[x, y]
+
+
+@register_jitable
+def _choose_head(work, v, n_nodes):
+    """``best_in[v]``: the live node of the best arc into ``v``, the lowest on ties."""
+    owner, best_in = work[4], work[3]
+    chosen = -1
+    for u in range(n_nodes):
+        if owner[u] < 0 and u != v and (chosen < 0 or _better(work, u, v, chosen, v)):
+            chosen = u
+    best_in[v] = chosen
+
+
+@register_jitable
+def _arborescence(weights, root, parent, work, one_root):
     """The maximum spanning arborescence of the complete graph ``weights[u, v]`` on
-    ``m`` nodes rooted at ``root``: ``parent[v]`` receives ``v``'s head
-    (``parent[root] = -1``). ``work`` holds arrays of ``2m`` nodes (the cycles add at
-    most ``m - 1``); see the module docstring for the algorithm."""
-    W, arc_head, arc_dep, best_in, owner, mark, members, first_member, base = work
+    ``m`` nodes rooted at ``root``, with one root child if ``one_root``: ``parent[v]``
+    receives ``v``'s head (``parent[root] = -1``). ``work`` holds arrays of ``2m``
+    nodes (the cycles add at most ``m - 1``); see the module docstring."""
+    W, arc_head, arc_dep, best_in, owner, mark, members, first_member, base = work[:9]
+    roots, forbidden, base_roots, base_forbidden = work[9], work[10], work[11], work[12]
     m = weights.shape[0]
     for u in range(m):
         for v in range(m):
-            W[u, v] = weights[u, v] if u != v else -np.inf
+            value = weights[u, v] if u != v else -np.inf
+            forbidden[u, v] = 1.0 if value == -np.inf else 0.0
+            W[u, v] = 0.0 if value == -np.inf else value
+            roots[u, v] = 1.0 if one_root and u == root else 0.0
             arc_head[u, v], arc_dep[u, v] = u, v  # the original arc an arc stands for
     owner[:] = -1  # the cycle node a node was contracted into
     n_nodes, n_cycles, n_members = m, 0, 0
+    for v in range(m):  # every node takes its best head (the lowest on ties)
+        if v != root:
+            _choose_head(work, v, n_nodes)
     while True:
-        for v in range(n_nodes):  # every live node takes its best head (lowest on ties)
-            if owner[v] >= 0 or v == root:
-                continue
-            chosen = -1
-            for u in range(n_nodes):
-                if owner[u] < 0 and u != v and (chosen < 0 or W[u, v] > W[chosen, v]):
-                    chosen = u
-            best_in[v] = chosen
         # a cycle among those choices: walk up from each node, marking the walk
         mark[:n_nodes] = -1
         cycle = -1
@@ -374,31 +410,40 @@ def _arborescence(weights, root, parent, work):
             members[n_members] = node
             n_members += 1
             owner[node] = c
-            # an arc into the cycle replaces the cycle arc into its end; -inf − -inf
-            # would be NaN, and a node whose arcs in are all -inf costs -inf anyway
-            base[node] = W[best_in[node], node] if W[best_in[node], node] > -np.inf else 0.0
-            node = best_in[node]
+            # an arc into the cycle at ``node`` replaces the cycle's arc into ``node``
+            chosen = best_in[node]
+            base[node], base_roots[node] = W[chosen, node], roots[chosen, node]
+            base_forbidden[node] = forbidden[chosen, node]
+            node = chosen
             if node == cycle:
                 break
         first_member[n_cycles + 1] = n_members
-        for u in range(c + 1):
-            W[u, c] = W[c, u] = -np.inf
         for u in range(c):
             if owner[u] >= 0:
                 continue
             into, out = -1, -1
             for k in range(first_member[n_cycles], n_members):
                 v = members[k]
-                if into < 0 or W[u, v] - base[v] > W[u, into] - base[into]:
+                # rescore u → v in place: no other contraction reads it again
+                W[u, v] -= base[v]
+                roots[u, v] -= base_roots[v]
+                forbidden[u, v] -= base_forbidden[v]
+                if into < 0 or _better(work, u, v, u, into):
                     into = v
-                if out < 0 or W[v, u] > W[out, u]:
+                if out < 0 or _better(work, v, u, out, u):
                     out = v
-            W[u, c] = W[u, into] - base[into]
+            W[u, c], roots[u, c], forbidden[u, c] = W[u, into], roots[u, into], \
+                forbidden[u, into]
             arc_head[u, c], arc_dep[u, c] = arc_head[u, into], arc_dep[u, into]
-            if u != root:
-                W[c, u] = W[out, u]
-                arc_head[c, u], arc_dep[c, u] = arc_head[out, u], arc_dep[out, u]
+            W[c, u], roots[c, u], forbidden[c, u] = W[out, u], roots[out, u], forbidden[out, u]
+            arc_head[c, u], arc_dep[c, u] = arc_head[out, u], arc_dep[out, u]
         n_cycles += 1
+        # the cycle's best head; the nodes whose head was in the cycle now have c, which
+        # weighs as much (no other arc into them changed)
+        _choose_head(work, c, n_nodes)
+        for v in range(c):
+            if owner[v] < 0 and v != root and owner[best_in[v]] == c:
+                best_in[v] = c
     # undo the contractions, last first: ``mark[v]`` becomes the original word that the
     # arc chosen into node v enters
     parent[root] = -1
@@ -428,14 +473,15 @@ def _arborescence_work(m):
             np.empty((size, size), dtype=np.int64), np.zeros(size, dtype=np.int64),
             np.full(size, -1, dtype=np.int64), np.full(size, -1, dtype=np.int64),
             np.zeros(size, dtype=np.int64), np.zeros(size + 1, dtype=np.int64),
+            np.zeros(size), np.empty((size, size)), np.empty((size, size)), np.zeros(size),
             np.zeros(size))
 
 
 @jit(fastmath=False)
 def chu_liu_edmonds(scores):
     """The best tree with one root child under arc scores, projective or not: the
-    maximum spanning arborescence for each root child that may win (see the module
-    docstring).
+    maximum spanning arborescence with the root's arcs made costly beyond any score
+    (see the module docstring).
 
     Parameters
     ----------
@@ -445,8 +491,8 @@ def chu_liu_edmonds(scores):
     Returns
     -------
     heads : int64 ndarray (n + 1,)
-        ``heads[0] = -1``; its :func:`~._trees.tree_score` is the greatest of all
-        single-root trees (the sums compared are those of ``tree_score``, in its order).
+        ``heads[0] = -1``; a tree of the greatest ``Σ_d scores[heads[d], d]`` among
+        those with one root child (with ``-inf`` arcs: one with the fewest of them).
 
     >>> import numpy as np
     >>> scores = np.zeros((5, 5))
@@ -454,43 +500,9 @@ def chu_liu_edmonds(scores):
     >>> chu_liu_edmonds(scores).tolist()
     [-1, 4, 0, 2, 2]
     """
-    size = scores.shape[0]
-    n = size - 1
-    heads = np.full(size, -1, dtype=np.int64)
-    if n == 0:
-        return heads
-    # the root child r's bound: score[0, r] plus each other word's best head among the
-    # words, summed in tree_score's order; a tree's terms are each no larger and
-    # floating-point addition is monotone, so no tree rooted at r scores more
-    best_word_head = np.full(size, -np.inf)
-    for d in range(1, size):
-        for h in range(1, size):
-            if h != d and scores[h, d] > best_word_head[d]:
-                best_word_head[d] = scores[h, d]
-    bound = np.zeros(n)
-    for r in range(1, size):
-        total = 0.0
-        for d in range(1, size):
-            total += scores[0, r] if d == r else best_word_head[d]
-        bound[r - 1] = total
-    words = scores[1:, 1:].copy()
-    work = _arborescence_work(n)
-    parent = np.zeros(n, dtype=np.int64)
-    trial = np.full(size, -1, dtype=np.int64)
-    no_siblings = np.zeros((0, 0, 0))
-    best, best_child = -np.inf, -1
-    for index in np.argsort(-bound, kind="mergesort"):  # best bound first, then lowest r
-        r = index + 1
-        if best_child > 0 and (bound[index] < best or bound[index] == best and r > best_child):
-            continue  # cannot beat the best tree, nor tie it with a lower root child
-        _arborescence(words, index, parent, work)
-        for d in range(1, size):
-            trial[d] = parent[d - 1] + 1
-        trial[r] = 0
-        value = tree_score(trial, scores, no_siblings)
-        if best_child < 0 or value > best or value == best and r < best_child:
-            best, best_child = value, r
-            heads[:] = trial
+    heads = np.full(scores.shape[0], -1, dtype=np.int64)
+    if scores.shape[0] > 1:
+        _arborescence(scores, 0, heads, _arborescence_work(scores.shape[0]), True)
     return heads
 
 
@@ -507,7 +519,7 @@ def arborescence_any_roots(scores):
     """
     heads = np.full(scores.shape[0], -1, dtype=np.int64)
     if scores.shape[0] > 1:
-        _arborescence(scores, 0, heads, _arborescence_work(scores.shape[0]))
+        _arborescence(scores, 0, heads, _arborescence_work(scores.shape[0]), False)
     return heads
 
 
