@@ -206,6 +206,12 @@ def test_chu_liu_edmonds_finds_the_best_single_root_tree(n, kind, seed):
         totals = np.array([tree_score(tree, scores, NO_SIBLINGS) for tree in candidates])
         assert value == totals.max()
     assert_best(heads, candidates, totals, value, kind)
+    if kind == "forbidden":  # the fewest -inf arcs, then the best sum of the others
+        words = np.arange(1, n + 1)
+        arcs = scores[candidates[:, 1:], words]
+        keys = [(np.isneginf(row).sum(), -row[np.isfinite(row)].sum()) for row in arcs]
+        mine = scores[heads[1:], words]
+        assert (np.isneginf(mine).sum(), -mine[np.isfinite(mine)].sum()) == min(keys)
 
 
 @pytest.mark.parametrize("n, kind, seed", CASES)
