@@ -193,7 +193,10 @@ def _second_order_chart(arcs, siblings):
 def _follow(back, size, second_order):
     """The heads of the tree ``complete_right[0, size-1]`` of a filled chart."""
     heads = np.full(size, -1, dtype=np.int64)
-    # each span pushes at most two, one of which is popped at once: depth < 2·size
+    # a span pushes its two parts and the second is popped at once, so the stack holds
+    # one pending part a level of the derivation, plus one; only a complete span may
+    # hand its very ends to a part (its incomplete one), every other step shortens the
+    # span: at most 2·size levels
     stack = np.zeros((2 * size + 2, 3), dtype=np.int64)
     stack[0, 0], stack[0, 1], stack[0, 2] = _COMPLETE_RIGHT, 0, size - 1
     top = 1
@@ -208,18 +211,19 @@ def _follow(back, size, second_order):
         elif kind == _COMPLETE_LEFT:
             first, second = (_COMPLETE_LEFT, s, r), (_INCOMPLETE_LEFT, r, t)
         elif kind == _SIBLING or not second_order:
+            # s's right half and t's left half, meeting at r (and the arc, if any)
             if kind == _INCOMPLETE_RIGHT:
                 heads[t] = s
             elif kind == _INCOMPLETE_LEFT:
                 heads[s] = t
             first, second = (_COMPLETE_RIGHT, s, r), (_COMPLETE_LEFT, r + 1, t)
-        elif kind == _INCOMPLETE_RIGHT:
+        elif kind == _INCOMPLETE_RIGHT:  # second order: t after r, or s's first child
             heads[t] = s
             if r == s:
                 first, second = (_COMPLETE_RIGHT, s, s), (_COMPLETE_LEFT, s + 1, t)
             else:
                 first, second = (_INCOMPLETE_RIGHT, s, r), (_SIBLING, r, t)
-        else:
+        else:  # second order, t → s: s after r, or t's first child on the left
             heads[s] = t
             if r == t:
                 first, second = (_COMPLETE_RIGHT, s, t - 1), (_COMPLETE_LEFT, t, t)
