@@ -323,6 +323,27 @@ def test_long_sentences_give_single_root_trees_and_cle_beats_eisner():
         assert tree_score(searched, arcs, siblings) >= tree_score(second, arcs, siblings)
 
 
+@pytest.mark.parametrize("direction", ["rightward", "leftward", "nested"])
+def test_the_deepest_derivations_fit_the_back_pointer_stack(direction):
+    """Chains are the deepest derivations: the plain-Python bodies (whose arrays check
+    their bounds) follow them, and the compiled ones return the same trees."""
+    n = 30
+    if direction == "rightward":
+        chain = [-1, *range(n)]  # 0 → 1 → 2 … → n
+    elif direction == "leftward":
+        chain = [-1, *range(2, n + 1), 0]  # 0 → n → n-1 … → 1
+    else:
+        middle = n // 2  # 0 → middle, then outward both ways
+        chain = [-1] + [d + 1 for d in range(1, middle)] + [0] + \
+            [d - 1 for d in range(middle + 1, n + 1)]
+    arcs = np.zeros((n + 1, n + 1))
+    arcs[chain[1:], np.arange(1, n + 1)] = 1.0
+    siblings = np.zeros((n + 1,) * 3)
+    for decode, args in ((eisner, (arcs,)), (eisner_any_roots, (arcs,)),
+                         (eisner_second_order, (arcs, siblings))):
+        assert decode.py_func(*args).tolist() == decode(*args).tolist() == chain
+
+
 def test_the_chart_tables_for_a_figure():
     scores = np.arange(16.0).reshape(4, 4)
     chart = eisner_chart(scores)
