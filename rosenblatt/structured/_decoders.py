@@ -16,7 +16,7 @@ its weights once, not each sentence).
 
 First order, projective: :func:`eisner` (Eisner, "Three New Probabilistic Models for
 Dependency Parsing: An Exploration", COLING 1996; the span formulation of McDonald,
-Crammer & Pereira, ACL 2005, Fig. 2). Each span ``[s, t]`` of the sentence has four
+Crammer & Pereira, ACL 2005). Each span ``[s, t]`` of the sentence has four
 best scores: *complete* spans, a head at one end whose subtree on that side is done
 (``complete_right[s, t]`` headed by ``s``, ``complete_left[s, t]`` by ``t``), and
 *incomplete* spans, whose two ends are joined by an arc and whose inside is not yet
@@ -30,14 +30,14 @@ closed (``incomplete_right[s, t]`` holds ``s → t``, ``incomplete_left[s, t]`` 
 
 O(n³) time, O(n²) space; the tree is ``complete_right[0, n]``. The root takes one child
 by restricting the spans that start at 0 (the usual trick, e.g. Zmigrod, Vieira &
-Cotterell, "Please Mind the Root", EMNLP 2020, Section 4): ``incomplete_right[0, t]``
+Cotterell, "Please Mind the Root", EMNLP 2020): ``incomplete_right[0, t]``
 only splits at ``r = 0`` (every word before ``t`` is then under ``t``),
 ``complete_right[0, t]`` exists only for the whole sentence ``t = n`` (so the root's
 one child ``r`` spans everything after it), and nothing has the root as a dependent.
 Exactly the single-root projective trees are then built, at no extra cost.
 
 Second order, projective: :func:`eisner_second_order` (McDonald & Pereira, "Online
-Learning of Approximate Dependency Parsing Algorithms", EACL 2006, Fig. 3). A fifth
+Learning of Approximate Dependency Parsing Algorithms", EACL 2006). A fifth
 table of *sibling* spans ``[s, t]`` joins two adjacent children ``s`` and ``t`` of a
 head outside the span (``s``'s right half and ``t``'s left half), so that an
 incomplete span adds its children one at a time from the head outward and can score
@@ -57,13 +57,13 @@ cycle (O(nk)), then chooses the new node's best head (O(n)); the cycles hold few
 than 2n nodes in all and finding one is O(n), so a sentence is O(n²) (Tarjan's
 bound, without his heaps): about half a millisecond for 100 words. The single root is
 the device of making the root's arcs costlier than any score (Gabow & Tarjan,
-Combinatorica 1984; Zmigrod, Vieira & Cotterell 2020), done exactly: an arc weighs
+J. Algorithms 1984; Zmigrod, Vieira & Cotterell 2020), done exactly: an arc weighs
 a triple compared in order, (root arcs, forbidden arcs, score), so that the best
 arborescence has one root arc (every tree has at least one), then the fewest ``-inf``
 arcs, then the best score; Chu–Liu–Edmonds holds for weights in any ordered group.
 
 Non-projective, second order: :func:`second_order_nonprojective`, McDonald & Pereira's
-approximate search (EACL 2006, Fig. 4): from the best projective tree, repeatedly make
+approximate search (EACL 2006): from the best projective tree, repeatedly make
 the one head change that raises the score most while the result stays a tree, until
 none raises it. A single change cannot move the root's child without making zero or
 two of them, so the root's child stays that of the projective tree.
