@@ -58,10 +58,11 @@ def _kernel_sources_hash():
     """
     digest = hashlib.sha256()
     folder = os.path.join(_PACKAGE, "_kernels")
-    # the structured perceptron's kernels live beside their estimator, on the same
-    # primitives; the parsing decoders are called from other files' compiled code
-    structured = ["../structured/_viterbi.py", "../structured/_trees.py",
-                  "../structured/_decoders.py"]
+    # the structured perceptron's and the parser's kernels live beside their estimators,
+    # on the same primitives, and call one another (the parser's epoch, the decoders):
+    # every file of that folder counts, so that no new kernel file can be forgotten here
+    structured = os.path.join(_PACKAGE, "structured")
+    structured = ["../structured/" + name for name in sorted(os.listdir(structured))]
     for name in sorted(os.listdir(folder)) + ["../_config.py"] + structured:
         if name.endswith(".py"):
             with open(os.path.join(folder, name), "rb") as source:
