@@ -375,3 +375,42 @@ def test_a_forged_sparse_coef_is_refused_naming_what_is_wrong(forge, words, tmp_
         load(path)
     message = str(error.value)
     assert str(path) in message and all(word in message for word in words), message
+
+
+def test_the_training_state_is_stored_by_its_nonzeros_and_checked(tmp_path):
+    X, y, lengths = wordy(n_words=3000, n_sentences=200)
+    model = SequencePerceptron(random_state=0, max_iter=2).fit(X, y, lengths)
+    save(model, tmp_path / "m.npz")
+    arrays, meta = stored(tmp_path / "m.npz")
+    packed = meta["training"][0]
+    assert packed["fields"]["coef"] == {"nonzeros": "training0.coef", "shape": [12020],
+                                        "dtype": "float64"}
+    assert len(arrays["training0.state.coef_start.index"]) == 0  # the zero start: nothing
+    # coef_, the running weights, the sums and the start: less than one of them dense
+    assert (tmp_path / "m.npz").stat().st_size < model.coef_.nbytes
+    saved_coef = load(tmp_path / "m.npz").coef_
+
+    def dense_coef(arrays, meta):  # coef_ as format 2 stores it: only the state is sparse
+        del arrays["coef_.index"], arrays["coef_.values"]
+        arrays["coef_"], meta["attributes"]["coef_"] = saved_coef, {"array": True}
+
+    again = load(tmp_path / "m.npz").partial_fit(X, y, lengths)
+    assert_array_equal(again.coef_, model.partial_fit(X, y, lengths).coef_)
+    for forge, words in [
+        (lambda a, m: a["training0.state.u.index"].__setitem__(0, 10**6),
+         ["training state problem0.state.u.index", "position 1000000"]),
+        (lambda a, m: a["training0.coef.index"].sort() or a["training0.coef.index"].__setitem__(
+            1, a["training0.coef.index"][0]), ["problem0.coef.index", "not strictly"]),
+        (lambda a, m: a["training0.coef.values"].__setitem__(0, np.nan),
+         ["problem0.coef", "NaN or infinity"]),
+        (lambda a, m: dense_coef(a, m) or m.update(format_version=2),
+         ["training: stores arrays by their nonzeros", "format 2"]),
+    ]:
+        arrays, meta = stored(tmp_path / "m.npz")
+        for key in arrays:
+            arrays[key] = arrays[key].copy()
+        forge(arrays, meta)
+        path = rewrite(tmp_path / "m.npz", arrays, meta, tmp_path / "forged.npz")
+        with pytest.raises(ModelFileError) as error:
+            load(path)
+        assert all(word in str(error.value) for word in words), str(error.value)

@@ -45,6 +45,7 @@ from ._format import (
     get,
     put,
 )
+from ._packing import holds_nonzeros
 from ._training import holds_training_state, pack_problems, restore_training
 
 #: the tags a stored attribute's description may carry
@@ -114,7 +115,7 @@ def estimator_meta(model, arrays, training_state, weights_dtype="float64"):
     if keeps_state:
         meta["training"] = pack_problems(model, arrays)
         meta["format_version"] = TRAINING_STATE_VERSION
-    if any(isinstance(spec, dict) and "nonzeros" in spec for spec in attributes.values()):
+    if holds_nonzeros(attributes) or holds_nonzeros(meta.get("training")):
         meta["format_version"] = FORMAT_VERSION  # older versions cannot read it
     return meta
 
@@ -155,6 +156,10 @@ def load_estimator(path, meta, arrays):
     except Exception as error:  # noqa: BLE001 - whatever a forged file breaks is its fault
         raise ModelFileError(f"{path}: inconsistent model state: {error}") from error
     training = meta.get("training")
+    if holds_nonzeros(training) and meta.get("format_version", 0) < FORMAT_VERSION:
+        raise ModelFileError(f"{path}: training: stores arrays by their nonzeros, which "
+                             f"format {meta.get('format_version')!r} files do not hold (save "
+                             f"writes them as format {FORMAT_VERSION}).")
     if training is None:
         # what the file holds is enough to predict, not to go on training: partial_fit
         # and a warm-start fit refuse while this is set (a fresh fit clears it)

@@ -108,6 +108,25 @@ def put(key, value, arrays, attributes, *, nonzeros=False, float32=False):
 
 def _put_nonzeros(key, value, arrays, attributes, float32):
     """Store ``value`` by its nonzero values if that is smaller; whether it did."""
+    parts = nonzeros(value, float32)
+    if parts is None:
+        return False
+    arrays[f"{key}.index"], arrays[f"{key}.values"] = parts
+    attributes[key] = {"nonzeros": list(value.shape), "dtype": value.dtype.name}
+    return True
+
+
+def nonzeros(value, float32=False):
+    """``(index, values)``: the positions of the nonzero values of the float array
+    ``value`` in its flattened form (int32 below 2**31 entries, else int64) and the
+    values there (float32 when that loses nothing, or when ``float32`` asks for
+    them rounded); ``None`` when they would not be smaller than ``value``.
+
+    >>> nonzeros(np.array([[0.0, 1.5, 0.0, 0.0], [0.0, 0.0, 0.1, 0.0]]))
+    (array([1, 6], dtype=int32), array([1.5, 0.1]))
+    >>> nonzeros(np.ones(3)) is None
+    True
+    """
     flat = value.reshape(-1)
     index = np.flatnonzero(flat)
     index = index.astype(np.int32 if flat.size < 2**31 else np.int64)
@@ -115,10 +134,42 @@ def _put_nonzeros(key, value, arrays, attributes, float32):
     if float32 or np.array_equal(values.astype(np.float32), values):
         values = values.astype(np.float32)
     if index.nbytes + values.nbytes >= value.nbytes:
-        return False
-    arrays[f"{key}.index"], arrays[f"{key}.values"] = index, values
-    attributes[key] = {"nonzeros": list(value.shape), "dtype": value.dtype.name}
-    return True
+        return None
+    return index, values
+
+
+def expand_nonzeros(shape, dtype, index, values, fail):
+    """The dense array of ``shape`` and ``dtype`` (its JSON description) whose
+    nonzeros :func:`nonzeros` gave, every part checked before the array is made;
+    ``fail(part, why)`` refuses, ``part`` being ``""``, ``".index"`` or ``".values"``."""
+    if not (isinstance(shape, list) and all(whole(n, 0, LARGEST_COUNT) for n in shape)):
+        fail("", f"has the shape {shape!r}; expected a list of sizes")
+    if dtype not in ("float64", "float32"):
+        fail("", f"has dtype {dtype!r}; expected 'float64' or 'float32'")
+    size = math.prod(shape)
+    need, have = size * np.dtype(dtype).itemsize, physical_memory()
+    if have is not None and need > have // 2:
+        fail("", f"would be an array of {need / 1e9:.1f} GB (shape {tuple(shape)}), more "
+                 f"than half of this machine's {have / 1e9:.1f} GB")
+    if index.dtype not in (np.dtype(np.int32), np.dtype(np.int64)) or index.ndim != 1:
+        fail(".index", f"holds {describe(index)}; expected a 1-D array of int32 or int64 "
+                       "positions")
+    if values.dtype not in WEIGHT_DTYPES or values.shape != index.shape:
+        fail(".values", f"holds {describe(values)}; expected float64 or float32 values, one "
+                        f"per position of the index ({len(index)})")
+    if len(index) and (index.min() < 0 or index.max() >= size):
+        bad = index.min() if index.min() < 0 else index.max()
+        fail(".index", f"holds the position {bad}, outside an array of {size} values (shape "
+                       f"{tuple(shape)})")
+    if np.any(index[1:] <= index[:-1]):
+        fail(".index", "is not strictly increasing (positions unsorted or repeated)")
+    if not np.all(np.isfinite(values)):
+        fail(".values", "holds NaN or infinity; expected finite values")
+    if dtype == "float32" and values.dtype != np.float32:
+        fail(".values", "holds float64 values for a float32 array")
+    dense = np.zeros(size, dtype=dtype)
+    dense[index] = values
+    return dense.reshape(shape)
 
 
 def encode(key, value):
@@ -263,38 +314,13 @@ def get(path, key, arrays, attributes):
 
 def _nonzeros(path, key, spec, arrays):
     """The dense array that ``key.index`` and ``key.values`` hold the nonzeros of
-    (see :func:`put`), every part checked before the array is made."""
-    shape, dtype = spec.get("nonzeros"), spec.get("dtype")
-    if set(spec) != {"nonzeros", "dtype"} or not (
-            isinstance(shape, list) and all(whole(n, 0, LARGEST_COUNT) for n in shape)):
+    (see :func:`put`)."""
+    if set(spec) != {"nonzeros", "dtype"}:
         fail(path, key, f"is described as {spec!r}; expected {{'nonzeros': [sizes], "
                          "'dtype': 'float64' or 'float32'}")
-    if dtype not in ("float64", "float32"):
-        fail(path, key, f"has dtype {dtype!r}; expected 'float64' or 'float32'")
-    size = math.prod(shape)
-    need, have = size * np.dtype(dtype).itemsize, physical_memory()
-    if have is not None and need > have // 2:
-        fail(path, key, f"would be an array of {need / 1e9:.1f} GB (shape {tuple(shape)}), "
-                         f"more than half of this machine's {have / 1e9:.1f} GB")
-    index, values = arrays[f"{key}.index"], arrays[f"{key}.values"]
-    if index.dtype not in (np.dtype(np.int32), np.dtype(np.int64)) or index.ndim != 1:
-        fail(path, f"{key}.index", f"holds {describe(index)}; expected a 1-D array of int32 "
-                                    "or int64 positions")
-    if values.dtype not in WEIGHT_DTYPES or values.shape != index.shape:
-        fail(path, f"{key}.values", f"holds {describe(values)}; expected float64 or float32 "
-                                     f"values, one per position of {key}.index "
-                                     f"({len(index)})")
-    if len(index) and (index[0] < 0 or index[-1] >= size):
-        bad = index[0] if index[0] < 0 else index[-1]
-        fail(path, f"{key}.index", f"holds the position {bad}, outside an array of {size} "
-                                    f"values (shape {tuple(shape)})")
-    if np.any(index[1:] <= index[:-1]):
-        fail(path, f"{key}.index", "is not strictly increasing (positions unsorted or "
-                                    "repeated)")
-    if not np.all(np.isfinite(values)):
-        fail(path, f"{key}.values", "holds NaN or infinity; expected finite values")
-    if dtype == "float32" and values.dtype != np.float32:
-        fail(path, f"{key}.values", "holds float64 values for a float32 array")
-    dense = np.zeros(size, dtype=dtype)
-    dense[index] = values
-    return dense.reshape(shape)
+
+    def refuse(part, why):
+        fail(path, key + part, why)
+
+    return expand_nonzeros(spec["nonzeros"], spec["dtype"], arrays[f"{key}.index"],
+                           arrays[f"{key}.values"], refuse)
