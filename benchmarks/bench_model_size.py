@@ -33,23 +33,13 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_structured import EPOCHS, Corpus, by_sentence  # noqa: E402
+from bench_ab import cpu_model
+from bench_structured import EPOCHS, Corpus, by_sentence
 
-from rosenblatt.io import load, save  # noqa: E402
-from rosenblatt.structured import SequencePerceptron, SequenceTagger  # noqa: E402
+from rosenblatt.io import load, save
+from rosenblatt.structured import SequencePerceptron, SequenceTagger
 
 CORPORA = ("CoNLL-2000 chunking", "EWT, 49 tags")
-
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def crfsuite_size(corpus, folder):

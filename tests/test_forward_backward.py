@@ -47,7 +47,7 @@ def test_marginals_are_the_brute_force_ones(integer):
             out = np.full((X.shape[0], n_labels), np.nan)
             log_z = np.full(len(bounds) - 1, np.nan)
             forward_backward_batch(view, bounds, W, T, T0, out, log_z)
-            for s, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:])):
+            for s, (start, stop) in enumerate(itertools.pairwise(bounds)):
                 if stop == start:
                     assert log_z[s] == 0.0
                     continue
@@ -71,7 +71,7 @@ def test_nbest_is_the_top_of_every_path(dtype, integer):
             paths = np.full((X.shape[0], k), -1, dtype=np.intp)
             scores, found = np.zeros((len(bounds) - 1, k)), np.zeros(len(bounds) - 1, np.intp)
             nbest_batch(view, bounds, W, T, T0, paths, scores, found)
-            for s, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:])):
+            for s, (start, stop) in enumerate(itertools.pairwise(bounds)):
                 if stop == start:
                     assert found[s] == 0 and np.all(scores[s] == -np.inf)
                     continue

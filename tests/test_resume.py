@@ -5,14 +5,13 @@ import json
 import warnings
 
 import numpy as np
-from sklearn.base import clone
 import pytest
 import scipy.sparse as sp
-
-from rosenblatt.cli import main
-from rosenblatt.io import TRAINING_STATE_VERSION, ModelFileError, load, save
+from sklearn.base import clone
 
 from rosenblatt import AveragedPerceptron, Perceptron
+from rosenblatt.cli import main
+from rosenblatt.io import TRAINING_STATE_VERSION, ModelFileError, load, save
 
 from ._estimators import ALL, limits, make
 

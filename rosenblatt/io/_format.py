@@ -27,7 +27,13 @@ import scipy.sparse as sp
 from .. import __version__
 from .._config import physical_memory
 from .._validation import check_csr_structure
-from ..base._file_form import LARGEST_COUNT, WEIGHT_DTYPES, ModelFileError, describe, whole
+from ..base._file_form import (
+    LARGEST_COUNT,
+    WEIGHT_DTYPES,
+    ModelFileError,
+    describe,
+    whole,
+)
 
 FORMAT = "rosenblatt-model"
 #: the newest format this version reads and writes: 3 stores some arrays by their

@@ -125,6 +125,23 @@ def forward_backward_batch(X, bounds, W, T, T0, out, log_z):
                 row[k] /= total
 
 
+@register_jitable
+def _pop_best(lists, counts, shift, heads):
+    """One step of the merge of K lists sorted best first: list ``i`` is
+    ``lists[i, :counts[i]] + shift[i]``, its next entry at ``heads[i]``. Returns the
+    list whose next entry is the best (the lowest such ``i`` on ties; ``-1`` when
+    every list is used up) and that entry, and moves past it."""
+    chosen, top = -1, 0.0
+    for i in range(lists.shape[0]):
+        if heads[i] < counts[i]:
+            candidate = lists[i, heads[i]] + shift[i]
+            if chosen < 0 or candidate > top:
+                chosen, top = i, candidate
+    if chosen >= 0:
+        heads[chosen] += 1
+    return chosen, top
+
+
 @jit(fastmath=False)
 def nbest_batch(X, bounds, W, T, T0, paths, scores, found):
     """The ``k = paths.shape[1]`` best label paths of every sentence, by k-best
@@ -164,6 +181,7 @@ def nbest_batch(X, bounds, W, T, T0, paths, scores, found):
     from_rank = np.zeros((longest, n_labels, k), dtype=np.intp)
     count = np.zeros((longest, n_labels), dtype=np.intp)
     heads = np.zeros(n_labels, dtype=np.intp)
+    no_shift = np.zeros(n_labels)
     path = np.zeros(longest, dtype=np.intp)
     n_sentences = bounds.shape[0] - 1
     for s in range(n_sentences):
@@ -182,42 +200,26 @@ def nbest_batch(X, bounds, W, T, T0, paths, scores, found):
         for t in range(1, n):
             for j in range(n_labels):
                 # merge the K sorted lists of position t-1, each shifted by T[i, j]
-                for i in range(n_labels):
-                    heads[i] = 0
+                heads[:] = 0
                 m = 0
                 while m < k:
-                    chosen = -1
-                    top = 0.0
-                    for i in range(n_labels):
-                        if heads[i] < count[t - 1, i]:
-                            candidate = best[t - 1, i, heads[i]] + T[i, j]
-                            if chosen < 0 or candidate > top:
-                                chosen, top = i, candidate
+                    chosen, top = _pop_best(best[t - 1], count[t - 1], T[:, j], heads)
                     if chosen < 0:
                         break
                     best[t, j, m] = top + E[t, j]
                     from_label[t, j, m] = chosen
-                    from_rank[t, j, m] = heads[chosen]
-                    heads[chosen] += 1
+                    from_rank[t, j, m] = heads[chosen] - 1
                     m += 1
                 count[t, j] = m
-        # the k best ends: the same merge over the last position's lists
-        for i in range(n_labels):
-            heads[i] = 0
+        # the k best ends: the same merge over the last position's lists, unshifted
+        heads[:] = 0
         m = 0
         while m < k:
-            chosen = -1
-            top = 0.0
-            for i in range(n_labels):
-                if heads[i] < count[n - 1, i]:
-                    candidate = best[n - 1, i, heads[i]]
-                    if chosen < 0 or candidate > top:
-                        chosen, top = i, candidate
+            chosen, top = _pop_best(best[n - 1], count[n - 1], no_shift, heads)
             if chosen < 0:
                 break
             scores[s, m] = top
-            label, rank = chosen, heads[chosen]
-            heads[chosen] += 1
+            label, rank = chosen, heads[chosen] - 1
             for t in range(n - 1, -1, -1):
                 path[t] = label
                 if t > 0:

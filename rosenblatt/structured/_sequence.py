@@ -13,6 +13,7 @@ of the compiled :func:`~._viterbi.sequence_epoch` over the sentences in the
 epoch's order.
 """
 
+import itertools
 import threading
 from dataclasses import dataclass
 
@@ -432,7 +433,7 @@ class SequencePerceptron(PerceptronClassifier):
         nbest_batch(kernel_view(X), bounds, *weights, paths, scores, found)
         return [[(self.classes_[paths[start:stop, r]], float(scores[s, r]))
                  for r in range(found[s])]
-                for s, (start, stop) in enumerate(zip(bounds[:-1], bounds[1:]))]
+                for s, (start, stop) in enumerate(itertools.pairwise(bounds))]
 
     def _decoding(self, X, lengths):
         """What every decoder reads, checked: ``X``, the sentence bounds, and the
