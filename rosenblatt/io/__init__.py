@@ -12,7 +12,11 @@ Since format version 2 a file also holds the **training state** (every field of
 each :class:`~rosenblatt.base.Problem` and of its rule state), so that ``load``
 then ``partial_fit`` continues the run exactly as if it had never been saved. A
 file without it (version 1, or ``save(..., training_state=False)``) still loads
-and predicts; its model refuses ``partial_fit`` and a warm-start ``fit``.
+and predicts; its model refuses ``partial_fit`` and a warm-start ``fit``. Format
+version 3 stores mostly-zero float arrays by their nonzero values and positions (a
+sequence model's emission weights, declared ``sparse()`` by its learner, and large
+arrays of the training state) where that is smaller; a file is written in the
+oldest version that holds what it holds.
 
 Nothing here knows a rule: each rule declares what its file holds
 (:mod:`rosenblatt.base._file_form`). The modules, one job each:
