@@ -145,3 +145,17 @@ def test_tagger_marginals_and_nbest_per_sentence():
     assert [paths[0][0] for paths in nbest] == tagger.predict(new)
     assert len(nbest[2]) == 3 and len(nbest[0]) == 4
     assert all(isinstance(label, str) for label in nbest[0][0][0])
+
+
+def test_a_tagger_trained_by_parameter_mixing_gives_them_too():
+    from rosenblatt.distributed import ParameterMixing
+
+    sentences = [["the", "dog", "barks"], ["a", "cat", "sleeps"], ["the", "cat"]] * 4
+    labels = [["DET", "NOUN", "VERB"], ["DET", "NOUN", "VERB"], ["DET", "NOUN"]] * 4
+    mixed = SequenceTagger(model=ParameterMixing(SequencePerceptron(random_state=0),
+                                                 n_shards=2, client="threads"))
+    mixed.fit(sentences, labels)
+    new = [["a", "dog", "barks"]]
+    assert [paths[0][0] for paths in mixed.predict_nbest(new, n=2)] == mixed.predict(new)
+    marginals = mixed.predict_marginals(new)[0]
+    assert [max(token, key=token.get) for token in marginals] == mixed.predict(new)[0]

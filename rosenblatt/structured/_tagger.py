@@ -150,7 +150,7 @@ class SequenceTagger(BaseEstimator):
         def marginals(X, lengths):
             labels = self.classes_.tolist()
             rows = [dict(zip(labels, row)) for row in
-                    self.model_.predict_marginals(X, lengths=lengths).tolist()]
+                    self._sequence_model().predict_marginals(X, lengths=lengths).tolist()]
             return _split(rows, lengths)
         return self._per_sentence(sentences, marginals)
 
@@ -182,8 +182,13 @@ class SequenceTagger(BaseEstimator):
         """
         def nbest(X, lengths):
             return [[(path.tolist(), score) for path, score in paths]
-                    for paths in self.model_.predict_nbest(X, lengths=lengths, n=n)]
+                    for paths in self._sequence_model().predict_nbest(X, lengths=lengths,
+                                                                      n=n)]
         return self._per_sentence(sentences, nbest, empty=[([], 0.0)])
+
+    def _sequence_model(self):
+        """The fitted SequencePerceptron: the model, or the one ParameterMixing trained."""
+        return getattr(self.model_, "estimator_", self.model_)
 
     def _per_sentence(self, sentences, decode, empty=()):
         """``decode(X, lengths)``'s list of results per sentence for the sentences
