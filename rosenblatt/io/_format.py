@@ -123,18 +123,25 @@ def _put_nonzeros(key, value, arrays, attributes, float32):
 
 
 def nonzeros(value, float32=False):
-    """``(index, values)``: the positions of the nonzero values of the float array
-    ``value`` in its flattened form (int32 below 2**31 entries, else int64) and the
-    values there (float32 when that loses nothing, or when ``float32`` asks for
-    them rounded); ``None`` when they would not be smaller than ``value``.
+    """``(index, values)``: the positions of the nonzero values (and of any ``-0.0``)
+    of the float array ``value`` in its flattened form (int32 below 2**31 entries,
+    else int64) and the values there (float32 when that loses nothing, or when
+    ``float32`` asks for them rounded); ``None`` when they would not be smaller than
+    ``value``.
 
     >>> nonzeros(np.array([[0.0, 1.5, 0.0, 0.0], [0.0, 0.0, 0.1, 0.0]]))
     (array([1, 6], dtype=int32), array([1.5, 0.1]))
     >>> nonzeros(np.ones(3)) is None
     True
+
+    A negative zero is kept, so that the array comes back bit for bit:
+
+    >>> index, values = nonzeros(np.array([0.0, -0.0, 0.0, 0.0, 0.0, 2.0]))
+    >>> index.tolist(), values.tolist()
+    ([1, 5], [-0.0, 2.0])
     """
     flat = value.reshape(-1)
-    index = np.flatnonzero(flat)
+    index = np.flatnonzero((flat != 0) | np.signbit(flat))  # -0.0 kept: bit for bit
     index = index.astype(np.int32 if flat.size < 2**31 else np.int64)
     values = flat[index]
     if float32 or np.array_equal(values.astype(np.float32), values):
