@@ -157,7 +157,8 @@ def nbest_batch(X, bounds, W, T, T0, paths, scores, found):
     scores : float ndarray (n_sentences, k)
         Receives the paths' scores, in decreasing order (``-inf`` past the last).
     found : int ndarray (n_sentences,)
-        Receives how many paths sentence ``s`` has: ``min(k, K^n)``.
+        Receives how many paths sentence ``s`` has: ``min(k, K^n)`` (an empty
+        sentence has one, the empty path, of score 0).
 
     Examples
     --------
@@ -190,7 +191,9 @@ def nbest_batch(X, bounds, W, T, T0, paths, scores, found):
         for r in range(k):
             scores[s, r] = -np.inf
         found[s] = 0
-        if n == 0:
+        if n == 0:  # one path, the empty one, of score 0
+            scores[s, 0] = 0.0
+            found[s] = 1
             continue
         following = _first_row(bounds, s + 1) if s + 1 < n_sentences else -1
         _emissions(X, start, stop, W, E, following)
