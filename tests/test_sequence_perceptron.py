@@ -329,6 +329,10 @@ def test_float32_weights_are_rounded_only_when_asked_and_never_with_the_state(tm
         save(model, tmp_path / "no.npz", weights_dtype="float32")
     with pytest.raises(ValueError, match="weights_dtype must be"):
         save(model, tmp_path / "no.npz", training_state=False, weights_dtype="float16")
+    from rosenblatt import Perceptron  # nothing of its file is rounded: refused, not ignored
+    with pytest.raises(ValueError, match="a Perceptron file stores its weights as fit left"):
+        save(Perceptron().fit([[0.0], [1.0]], [0, 1]), tmp_path / "no.npz",
+             training_state=False, weights_dtype="float32")
     assert not (tmp_path / "no.npz").exists()
 
 

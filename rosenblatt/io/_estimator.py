@@ -98,6 +98,11 @@ def estimator_meta(model, arrays, training_state, weights_dtype="float64"):
                          "match the training state; save with training_state=False (a model "
                          "to predict with) or keep float64.")
     declared = published_form(type(model))
+    if weights_dtype == "float32" and not any(d.stored_sparse for d in declared.values()):
+        raise ValueError(f"weights_dtype='float32' rounds a sequence model's emission "
+                         f"weights; a {name} file stores its weights as fit left them (fit "
+                         "with weights_dtype='float32' where the estimator has that "
+                         "parameter).")
     attributes = {}
     for key, value in vars(model).items():
         if key.endswith("_") and not key.startswith("_") and key not in _NOT_STORED:
