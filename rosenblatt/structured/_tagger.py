@@ -22,7 +22,9 @@ class SequenceTagger(BaseEstimator):
     """Label the tokens of sentences: token features, then the structured perceptron.
 
     ``fit(sentences, labels)`` learns the features' vocabulary and the model;
-    ``predict(sentences)`` returns a list of labels per sentence. The pair is one
+    ``predict(sentences)`` returns a list of labels per sentence,
+    ``predict_marginals`` a probability per label and token, ``predict_nbest`` the
+    best label sequences with their scores. The pair is one
     estimator, and :func:`rosenblatt.io.save` writes it to one file (the template
     as its entry strings, the vocabulary as arrays, the model as a model file
     holds a :class:`SequencePerceptron`), which :func:`rosenblatt.io.load` reads
