@@ -6,9 +6,10 @@
 - :class:`SentenceFeatures` — sentences to a CSR matrix of token features, by an
   editable template.
 - :class:`SequenceTagger` — the two together: sentences and their labels in, a
-  label list per sentence out; saved to one model file with its features.
+  label list per sentence out (or the labels' marginals, or the n best sequences);
+  saved to one model file with its features.
 - :func:`token_accuracy`, :func:`chunk_scores`, :func:`conlleval_report` — the
-  metrics of tagging and chunking, with conlleval's rules.
+  metrics of tagging and chunking, with conlleval's rules (and BIOES's).
 
 Collins (2002), "Discriminative Training Methods for Hidden Markov Models: Theory
 and Experiments with Perceptron Algorithms", EMNLP.
