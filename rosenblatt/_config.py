@@ -171,3 +171,15 @@ def jit(function=None, **overrides):
         return dispatcher
 
     return compiled if function is None else compiled(function)
+
+
+def physical_memory():
+    """Bytes of memory this machine has, or None where the system does not say.
+
+    >>> physical_memory() is None or physical_memory() > 0
+    True
+    """
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not a POSIX system that tells
+        return None

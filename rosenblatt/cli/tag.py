@@ -1,13 +1,19 @@
-"""``rosenblatt tag``: train a sequence tagger on a CoNLL file, evaluate it, tag a file.
+"""``rosenblatt tag``: train a sequence tagger on a CoNLL or CoNLL-U file, evaluate it,
+tag a file.
 
 ``tag train`` reads a CoNLL column file (a token per line, its columns separated
-by whitespace, the label last; a blank line between sentences), turns the tokens
+by whitespace, the label last; a blank line between sentences) or a CoNLL-U file
+(``.conllu[.gz]``, or found by its content: the label a column named by
+``--label-column``, UPOS by default, the tokens FORM, or the columns named by
+``--token-columns``: never another gold column unless asked), turns the tokens
 into features (:class:`~rosenblatt.structured.SentenceFeatures`), trains the
 averaged structured perceptron (:class:`~rosenblatt.structured.SequencePerceptron`,
 on shards of the sentences with ``--shards``) and saves both as one
 :class:`~rosenblatt.structured.SequenceTagger` file. ``tag evaluate`` prints the
 token accuracy and, for chunk tags (``B-``, ``I-``, ``E-``, ``S-``, ``O``), conlleval's
-table; ``tag predict`` writes the file's columns with the predicted label added.
+table; ``tag predict`` writes the file's columns with the predicted label added
+(CoNLL) or the same CoNLL-U with only the label column filled. ``-`` for a file
+reads standard input.
 """
 
 import argparse
@@ -16,7 +22,9 @@ import re
 import sys
 from dataclasses import dataclass
 
-from ..datasets import load_conll
+from ..datasets._conll import parse_conll
+from ..datasets._conll import _text as file_text
+from ..datasets._conllu import COLUMNS, looks_like_conllu, parse_conllu, write_conllu
 from ..io import load, save
 from ..structured import (
     SentenceFeatures,
@@ -64,8 +72,109 @@ class TagTraining:
         return lines
 
 
+@dataclass(frozen=True)
+class TagFile:
+    """A CoNLL or CoNLL-U file read for a tagger: its tokens, its labels (or None)
+    and what is needed to write it back with predicted labels."""
+
+    name: str
+    sentences: list
+    labels: list
+    rows: list = None  # CoNLL: every column of every line
+    conllu: list = None  # CoNLL-U: the sentences, to fill one column of
+    label_column: object = None
+
+    @property
+    def n_tokens(self):
+        return sum(map(len, self.sentences))
+
+    def write(self, predicted, stream):
+        if self.conllu is None:
+            write_conll(self.rows, predicted, stream)
+        else:
+            write_conllu([sentence.replace(**{self.label_column: labels})
+                          for sentence, labels in zip(self.conllu, predicted)], stream)
+
+
+def read_tag_file(path, *, labelled=True, label_column=None, token_columns=None,
+                  data_format="auto"):
+    """Read ``path`` (``-``: standard input) as a :class:`TagFile`.
+
+    ``data_format`` is "conll", "conllu" or "auto" (CoNLL-U for a ``.conllu`` or
+    ``.conllu.gz`` name, or when the content reads as CoNLL-U). For CoNLL-U,
+    ``label_column`` names the column to learn or predict (default "upos") and
+    ``token_columns`` the columns a token is made of (default: FORM only); for
+    CoNLL, ``label_column`` is an index (default -1) and every other column is part
+    of a token. ``labelled=False`` reads a CoNLL file without a label column;
+    ``None`` decides later by the width of its lines (:func:`tag_file`).
+
+    >>> import pathlib, tempfile
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "one.conllu"
+    >>> _ = path.write_text("# sent_id = 1\\n1\\tHi\\thi\\tINTJ\\tUH\\t_\\t0\\troot\\t_\\t_\\n")
+    >>> data = read_tag_file(path, label_column="xpos", token_columns=["form", "lemma"])
+    >>> data.sentences, data.labels
+    ([[('Hi', 'hi')]], [['UH']])
+    """
+    name = "standard input" if str(path) == "-" else str(path)
+    text = file_text(pathlib.Path(path), "utf-8")
+    if data_format not in ("auto", "conll", "conllu"):
+        raise ValueError(f"--format must be auto, conll or conllu; got {data_format!r}")
+    conllu = data_format == "conllu" or data_format == "auto" and (
+        name.endswith((".conllu", ".conllu.gz")) or looks_like_conllu(text))
+    if not conllu:
+        if token_columns is not None:
+            raise ValueError(f"{name}: --token-columns names CoNLL-U columns; a CoNLL "
+                             "column file's tokens are every column but the label's")
+        index = _column_number(name, -1 if label_column is None else label_column)
+        if labelled:
+            sentences, labels = parse_conll(text, name, label_column=index)
+            return TagFile(name, sentences, labels, label_column=index)
+        rows = parse_conll(text, name, label_column=None)[0]
+        return TagFile(name, rows, None, rows=rows, label_column=index)
+    label = _column_name(name, "upos" if label_column is None else label_column,
+                         "--label-column")
+    tokens = ["form"] if token_columns is None else [
+        _column_name(name, column, "--token-columns") for column in token_columns]
+    if label in tokens:
+        raise ValueError(f"{name}: the label column {label.upper()} is also a token column "
+                         "(--token-columns); a tagger would read the answer it is to give")
+    if len(set(tokens)) != len(tokens):
+        raise ValueError(f"{name}: --token-columns names a column twice: {','.join(tokens)}")
+    sentences_read = parse_conllu(text, name)
+    sentences = [list(zip(*(sentence.column(column) for column in tokens)))
+                 for sentence in sentences_read]
+    labels = [sentence.column(label) for sentence in sentences_read]
+    if labelled and all(value == "_" for sentence in labels for value in sentence):
+        raise ValueError(f"{name}: no word has a {label.upper()} ('_' everywhere); train "
+                         "and evaluate need a file with that column filled (--label-column "
+                         "names another)")
+    return TagFile(name, sentences, labels if labelled is not False else None,
+                   conllu=sentences_read, label_column=label)
+
+
+def _column_number(name, value):
+    """A CoNLL column given on the command line: a whole number (from the end if
+    negative)."""
+    if isinstance(value, int):
+        return value
+    try:
+        return int(value)
+    except ValueError:
+        raise ValueError(f"{name}: a CoNLL column file's --label-column is a column "
+                         f"number (negative from the end); got {value!r} (column names "
+                         "are for CoNLL-U files)") from None
+
+
+def _column_name(name, value, option):
+    if isinstance(value, str) and value.lower() in COLUMNS and value.lower() != "id":
+        return value.lower()
+    raise ValueError(f"{name}: {option} {value!r} is not a CoNLL-U column; name one of "
+                     f"{', '.join(COLUMNS[1:])}")
+
+
 def train_tagger(path, *, epochs=10, shards=None, template="default", hash_features=None,
-                 min_count=1, label_column=-1, seed=None):
+                 min_count=1, label_column=None, seed=None, token_columns=None,
+                 data_format="auto"):
     """Train a :class:`~rosenblatt.structured.SequenceTagger` on the CoNLL file
     ``path`` (labels in ``label_column``, every other column part of a token).
 
@@ -74,7 +183,9 @@ def train_tagger(path, *, epochs=10, shards=None, template="default", hash_featu
     is ``"default"`` or a list of template entries; ``hash_features`` hashes the
     feature strings into that many columns instead of learning a vocabulary;
     ``min_count`` keeps the strings of the vocabulary met on at least that many
-    tokens; ``seed`` fixes the sentence order.
+    tokens; ``seed`` fixes the sentence order. A CoNLL-U file learns the column
+    ``label_column`` names (default UPOS) from ``token_columns`` (default FORM); see
+    :func:`read_tag_file`.
 
     >>> import pathlib, tempfile
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "train.txt"
@@ -86,7 +197,9 @@ def train_tagger(path, *, epochs=10, shards=None, template="default", hash_featu
     >>> training.tagger.predict([[("the", "DT"), ("cat", "NN")]])
     [['B-NP', 'I-NP']]
     """
-    sentences, labels = load_conll(path, label_column=label_column)
+    data = read_tag_file(path, label_column=label_column, token_columns=token_columns,
+                         data_format=data_format)
+    sentences, labels = data.sentences, data.labels
     if template != "default":
         template = list(template)
     if hash_features is None:
@@ -106,8 +219,8 @@ def train_tagger(path, *, epochs=10, shards=None, template="default", hash_featu
     try:
         tagger.fit(sentences, labels)
     except ValueError as error:
-        raise ValueError(f"{path}: {error}") from None
-    return TagTraining(tagger, len(sentences), sum(map(len, sentences)),
+        raise ValueError(f"{data.name}: {error}") from None
+    return TagTraining(tagger, len(sentences), data.n_tokens,
                        tagger.score(sentences, labels))
 
 
@@ -137,41 +250,51 @@ class TagReport:
         return "\n".join(lines)
 
 
-def evaluate_tagger(tagger, path, label_column=-1):
+def evaluate_tagger(tagger, path, label_column=None, token_columns=None,
+                    data_format="auto"):
     """A :class:`TagReport` of ``tagger`` (a tagger, or its model file) on the
-    labelled CoNLL file ``path``."""
+    labelled CoNLL or CoNLL-U file ``path``."""
     tagger = _tagger(tagger)
-    sentences, labels = load_conll(path, label_column=label_column)
-    _check_width(path, tagger, sentences, labelled=True)
-    return TagReport(labels, _predict(tagger, path, sentences))
+    data = read_tag_file(path, label_column=label_column, token_columns=token_columns,
+                         data_format=data_format)
+    _check_width(data, tagger, labelled=True)
+    return TagReport(data.labels, _predict(tagger, data))
 
 
-def tag_file(tagger, path, labels=None, label_column=-1):
-    """The rows of the CoNLL file ``path`` (every column, sentence by sentence)
-    and the labels ``tagger`` predicts for them.
+def tag_file(tagger, path, labels=None, label_column=None, token_columns=None,
+             data_format="auto"):
+    """A :class:`TagFile` of ``path`` and the labels ``tagger`` predicts for it.
 
-    ``labels``: whether the file has a label column (``label_column``), which is
+    ``labels``: whether a CoNLL file has a label column (``label_column``), which is
     not part of a token; ``None`` decides by the width of its lines, which is the
-    tagger's token width with a label column, or without one.
+    tagger's token width with a label column, or without one. A CoNLL-U file's
+    label column is the one to fill (its content, if any, is not read).
     """
     tagger = _tagger(tagger)
-    rows, _ = load_conll(path, label_column=None)
-    width = len(rows[0][0])
-    n_columns = tagger.features_.n_columns_
-    told = labels
-    if labels is None:
-        labels = width == n_columns + 1
-    if labels:
-        if not -width <= label_column < width:
-            raise ValueError(f"{path}: --label-column {label_column} is out of range for "
-                             f"lines of {width} columns")
-        drop = label_column % width
-        sentences = [[row[:drop] + row[drop + 1:] for row in sentence] for sentence in rows]
+    data = read_tag_file(path, labelled=False if labels is False else None,
+                         label_column=label_column, token_columns=token_columns,
+                         data_format=data_format)
+    if data.conllu is None:
+        width = len(data.rows[0][0])
+        n_columns = tagger.features_.n_columns_
+        told = labels
+        if labels is None:
+            labels = width == n_columns + 1
+        if labels:
+            if not -width <= data.label_column < width:
+                raise ValueError(f"{data.name}: --label-column {data.label_column} is out "
+                                 f"of range for lines of {width} columns")
+            drop = data.label_column % width
+            sentences = [[row[:drop] + row[drop + 1:] for row in sentence]
+                         for sentence in data.rows]
+        else:
+            sentences = data.rows
+        data = TagFile(data.name, sentences, None, rows=data.rows,
+                       label_column=data.label_column)
+        _check_width(data, tagger, labelled=labels if told is not None or labels else None)
     else:
-        sentences = rows
-    _check_width(path, tagger, sentences, labelled=labels if told is not None or labels
-                 else None)
-    return rows, _predict(tagger, path, sentences)
+        _check_width(data, tagger, labelled=False)
+    return data, _predict(tagger, data)
 
 
 def _tagger(tagger):
@@ -184,24 +307,32 @@ def _tagger(tagger):
     return model
 
 
-def _check_width(path, tagger, sentences, labelled):
+def _check_width(data, tagger, labelled):
     """Refuse a file whose tokens are not as wide as the tagger's, by name."""
     n_columns = tagger.features_.n_columns_
-    width = len(sentences[0][0]) + bool(labelled)
+    width = len(data.sentences[0][0])
+    if data.conllu is not None:
+        if width != n_columns:
+            raise ValueError(
+                f"{data.name}: tokens of {width} CoNLL-U column{'s' * (width != 1)} "
+                f"(--token-columns); the tagger reads tokens of {n_columns}: give "
+                "--token-columns as at training")
+        return
+    width += bool(labelled)
     if width != n_columns + bool(labelled):
         expected = {True: f"a labelled file has lines of {n_columns + 1}",
                     False: f"a file without labels has lines of {n_columns}",
                     None: f"lines of {n_columns}, or {n_columns + 1} with a label"}
-        raise ValueError(f"{path}: lines of {width} column{'s' * (width != 1)}; the tagger "
-                         f"reads tokens of {n_columns} column{'s' * (n_columns != 1)}: "
-                         f"{expected[labelled]}")
+        raise ValueError(f"{data.name}: lines of {width} column{'s' * (width != 1)}; the "
+                         f"tagger reads tokens of {n_columns} column"
+                         f"{'s' * (n_columns != 1)}: {expected[labelled]}")
 
 
-def _predict(tagger, path, sentences):
+def _predict(tagger, data):
     try:
-        return tagger.predict(sentences)
+        return tagger.predict(data.sentences)
     except ValueError as error:
-        raise ValueError(f"{path}: {error}") from None
+        raise ValueError(f"{data.name}: {error}") from None
 
 
 def write_conll(rows, predicted, stream):
@@ -252,9 +383,12 @@ def add_arguments(parser):
         "train", help="Train a tagger on a CoNLL file and save it.",
         description="Train the averaged structured perceptron on a CoNLL file (a token "
                     "per line, columns separated by spaces, the label last, a blank line "
-                    "between sentences) and save it with its features.")
-    train.add_argument("data", metavar="FILE", help="the training file (CoNLL columns; .gz "
-                                                    "read transparently)")
+                    "between sentences) or a CoNLL-U file (UPOS learnt from FORM unless "
+                    "--label-column/--token-columns say otherwise) and save it with its "
+                    "features.")
+    train.add_argument("data", metavar="FILE", help="the training file (CoNLL columns or "
+                                                    "CoNLL-U; .gz read transparently; - "
+                                                    "standard input)")
     train.add_argument("-o", "--output", metavar="MODEL", required=True,
                        help="the tagger file to write (.npz)")
     train.add_argument("--epochs", type=positive_whole_number, default=10, metavar="N",
@@ -282,7 +416,8 @@ def add_arguments(parser):
                     "chunk tags (B-, I-, E-, S-, O).")
     evaluate.add_argument("model", metavar="MODEL", help="a tagger file ('rosenblatt tag "
                                                          "train')")
-    evaluate.add_argument("data", metavar="FILE", help="a labelled CoNLL file")
+    evaluate.add_argument("data", metavar="FILE", help="a labelled CoNLL or CoNLL-U file "
+                                                       "(- standard input)")
     _label_column(evaluate)
     predict = actions.add_parser(
         "predict", help="Tag a CoNLL file: its columns, then the predicted label.",
@@ -290,7 +425,8 @@ def add_arguments(parser):
                     "column (conlleval's input when the file has its gold labels).")
     predict.add_argument("model", metavar="MODEL", help="a tagger file ('rosenblatt tag "
                                                         "train')")
-    predict.add_argument("data", metavar="FILE", help="a CoNLL file, labelled or not")
+    predict.add_argument("data", metavar="FILE", help="a CoNLL or CoNLL-U file, labelled or "
+                                                      "not (- standard input)")
     predict.add_argument("-o", "--output", metavar="OUT",
                          help="write here ('-' or nothing: standard output)")
     predict.add_argument("--no-labels", action="store_true",
@@ -300,34 +436,56 @@ def add_arguments(parser):
 
 
 def _label_column(parser):
-    parser.add_argument("--label-column", type=whole_number, default=-1, metavar="K",
-                        help="the column of the labels, negative from the end (default: "
-                             "-1, the last)")
+    parser.add_argument("--label-column", metavar="K",
+                        help="the column of the labels: in a CoNLL file its number, "
+                             "negative from the end (default: -1, the last); in a CoNLL-U "
+                             "file its name (default: upos; xpos, feats, lemma, deprel ...)")
+    parser.add_argument("--token-columns", type=column_names, metavar="NAMES",
+                        help="CoNLL-U only: the columns a token is made of, by name, "
+                             "separated by commas (default: form; e.g. form,lemma)")
+    parser.add_argument("--format", choices=("auto", "conll", "conllu"), default="auto",
+                        dest="data_format",
+                        help="the file's format (default: auto, CoNLL-U for a .conllu[.gz] "
+                             "name or content, else CoNLL columns)")
+
+
+def column_names(text):
+    """``--token-columns``: names separated by commas.
+
+    >>> column_names("form, lemma")
+    ['form', 'lemma']
+    """
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected column names separated by commas, got "
+                                         f"{text!r}")
+    return names
 
 
 def run(args):
+    columns = {"label_column": args.label_column, "token_columns": args.token_columns,
+               "data_format": args.data_format}
     if args.action == "train":
         check_output(args.output)
         training = train_tagger(args.data, epochs=args.epochs, shards=args.shards,
                                 template=args.template, hash_features=args.hash_features,
-                                min_count=args.min_count, label_column=args.label_column,
-                                seed=args.seed)
+                                min_count=args.min_count, seed=args.seed, **columns)
         # what prediction needs: tag train does not go on training a saved tagger
         save(training.tagger, args.output, training_state=False)
         print("\n".join(training.lines(args.output)))
     elif args.action == "evaluate":
-        print(evaluate_tagger(args.model, args.data, args.label_column).text())
+        print(evaluate_tagger(args.model, args.data, **columns).text())
     else:
         to_stdout = args.output in (None, "-")
         if not to_stdout:
             check_output(args.output)
-        rows, predicted = tag_file(args.model, args.data, labels=False if args.no_labels
-                                   else None, label_column=args.label_column)
+        data, predicted = tag_file(args.model, args.data,
+                                   labels=False if args.no_labels else None, **columns)
         if to_stdout:
-            write_conll(rows, predicted, sys.stdout)
+            data.write(predicted, sys.stdout)
         else:
             with pathlib.Path(args.output).open("w", encoding="utf-8") as stream:
-                write_conll(rows, predicted, stream)
-            print(f"wrote {args.output} ({len(rows):,} sentences, "
-                  f"{sum(map(len, rows)):,} tokens)")
+                data.write(predicted, stream)
+            print(f"wrote {args.output} ({len(data.sentences):,} sentences, "
+                  f"{data.n_tokens:,} tokens)")
     return 0

@@ -16,6 +16,7 @@ import gzip
 import numbers
 import pathlib
 import re
+import sys
 import zlib
 
 #: Columns are split on ASCII whitespace only: a no-break space (U+00A0) or another
@@ -88,7 +89,11 @@ def load_conll(path, columns=None, label_column=-1, encoding="utf-8"):
     folder/train.txt, line 2: 2 columns, expected 3 (as on line 1).
     """
     path = pathlib.Path(path)
-    text = _text(path, encoding)
+    return parse_conll(_text(path, encoding), path, columns, label_column)
+
+
+def parse_conll(text, path, columns=None, label_column=-1):
+    """:func:`load_conll` on a file's text (``path`` names it in errors)."""
     sentences, labels = [], []
     tokens, tags = [], []
     width = first_line = None
@@ -130,9 +135,10 @@ def load_conll(path, columns=None, label_column=-1, encoding="utf-8"):
 
 
 def _text(path, encoding):
-    """The file's text, decompressed when it is gzip; errors say where."""
+    """The file's text, decompressed when it is gzip; errors say where. The path
+    ``-`` is standard input (the command line's convention)."""
     try:
-        raw = path.read_bytes()
+        raw = sys.stdin.buffer.read() if str(path) == "-" else path.read_bytes()
     except FileNotFoundError:
         raise ConllFormatError(f"{path}: no such file.") from None
     except IsADirectoryError:

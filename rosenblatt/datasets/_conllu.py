@@ -187,6 +187,30 @@ def load_conllu(path, encoding="utf-8"):
         text = _text(pathlib.Path(path), encoding)
     except ConllFormatError as error:
         raise ConlluFormatError(str(error)) from None
+    return parse_conllu(text, path)
+
+
+def looks_like_conllu(text):
+    """Whether ``text`` reads as CoNLL-U rather than whitespace-separated CoNLL
+    columns: its first line that is neither blank nor a comment has ten
+    tab-separated fields, the first a CoNLL-U ID (a plain CoNLL token may be
+    ``#``, so a comment alone decides nothing).
+
+    >>> looks_like_conllu("# text = Hi\\n1\\tHi\\thi\\tINTJ\\tUH\\t_\\t0\\troot\\t_\\t_\\n")
+    True
+    >>> looks_like_conllu("# NN O\\nHi UH O\\n")
+    False
+    """
+    for line in text.split("\n", 1000)[:1000]:
+        if line.strip() and not line.startswith("#"):
+            fields = line.rstrip("\r").split("\t")
+            return len(fields) == len(COLUMNS) and any(
+                form.match(fields[0]) for form in (_WORD, _RANGE, _EMPTY_NODE))
+    return False
+
+
+def parse_conllu(text, path):
+    """:func:`load_conllu` on a file's text (``path`` names it in errors)."""
     sentences = []
     comments, lines, first = [], [], None
     for number, line in enumerate(text.split("\n"), start=1):
