@@ -58,10 +58,11 @@ def _kernel_sources_hash():
     """
     digest = hashlib.sha256()
     folder = os.path.join(_PACKAGE, "_kernels")
-    # the structured perceptron's kernels live beside their estimator, on the same
-    # primitives; the parsing decoders are called from other files' compiled code
-    structured = ["../structured/_viterbi.py", "../structured/_trees.py",
-                  "../structured/_decoders.py"]
+    # the structured perceptron's and the parser's kernels live beside their estimators,
+    # on the same primitives, and call one another (the parser's epoch, the decoders):
+    # every file of that folder counts, so that no new kernel file can be forgotten here
+    structured = os.path.join(_PACKAGE, "structured")
+    structured = ["../structured/" + name for name in sorted(os.listdir(structured))]
     for name in sorted(os.listdir(folder)) + ["../_config.py"] + structured:
         if name.endswith(".py"):
             with open(os.path.join(folder, name), "rb") as source:
@@ -170,3 +171,15 @@ def jit(function=None, **overrides):
         return dispatcher
 
     return compiled if function is None else compiled(function)
+
+
+def physical_memory():
+    """Bytes of memory this machine has, or None where the system does not say.
+
+    >>> physical_memory() is None or physical_memory() > 0
+    True
+    """
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not a POSIX system that tells
+        return None

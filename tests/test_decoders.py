@@ -16,9 +16,11 @@ import numpy as np
 import pytest
 
 from rosenblatt.structured._decoders import (
+    arborescence_any_roots,
     check_scores,
     chu_liu_edmonds,
     eisner,
+    eisner_any_roots,
     eisner_chart,
     eisner_second_order,
     hill_climb,
@@ -188,9 +190,8 @@ def test_eisner_finds_the_best_projective_single_root_tree(n, kind, seed):
     candidates, totals = all_scores(n, True, scores)
     value = tree_score(heads, scores, NO_SIBLINGS)
     assert_best(heads, candidates, totals, value, kind)
-    chart = eisner_chart(scores)
-    assert np.isclose(chart["complete_right"][0, n], value, rtol=1e-12, atol=0) or \
-        chart["complete_right"][0, n] == value
+    # the chart's last cell is the tree's score (the same sum in another order)
+    assert np.isclose(eisner_chart(scores)["complete_right"][0, n], value, rtol=1e-12, atol=0)
 
 
 @pytest.mark.parametrize("n, kind, seed", CASES)
@@ -204,6 +205,27 @@ def test_chu_liu_edmonds_finds_the_best_single_root_tree(n, kind, seed):
         totals = np.array([tree_score(tree, scores, NO_SIBLINGS) for tree in candidates])
         assert value == totals.max()
     assert_best(heads, candidates, totals, value, kind)
+    if kind == "forbidden":  # the fewest -inf arcs, then the best sum of the others
+        words = np.arange(1, n + 1)
+        arcs = scores[candidates[:, 1:], words]
+        keys = [(np.isneginf(row).sum(), -row[np.isfinite(row)].sum()) for row in arcs]
+        mine = scores[heads[1:], words]
+        assert (np.isneginf(mine).sum(), -mine[np.isfinite(mine)].sum()) == min(keys)
+
+
+@pytest.mark.parametrize("n, kind, seed", CASES)
+def test_without_the_root_constraint_the_best_of_every_tree(n, kind, seed):
+    scores = random_scores(np.random.RandomState(400 + seed), n, kind)
+    every = trees(n)
+    projective = np.array([projective_by_descendants(heads) for heads in every])
+    totals = scores[every[:, 1:], np.arange(1, n + 1)].sum(axis=1)
+    anything = np.ones_like(projective, dtype=bool)
+    for heads, among in ((eisner_any_roots(scores), projective),
+                         (arborescence_any_roots(scores), anything)):
+        assert heads.dtype == np.int64 and heads[0] == -1 and is_tree(heads)
+        assert is_projective(heads) or among is anything
+        assert_best(heads, every[among], totals[among],
+                    tree_score(heads, scores, NO_SIBLINGS), kind)
 
 
 @pytest.mark.parametrize("n, kind, seed", CASES)
@@ -300,6 +322,27 @@ def test_long_sentences_give_single_root_trees_and_cle_beats_eisner():
         assert tree_score(searched, arcs, siblings) >= tree_score(second, arcs, siblings)
 
 
+@pytest.mark.parametrize("direction", ["rightward", "leftward", "nested"])
+def test_the_deepest_derivations_fit_the_back_pointer_stack(direction):
+    """Chains are the deepest derivations: the plain-Python bodies (whose arrays check
+    their bounds) follow them, and the compiled ones return the same trees."""
+    n = 30
+    if direction == "rightward":
+        chain = [-1, *range(n)]  # 0 → 1 → 2 … → n
+    elif direction == "leftward":
+        chain = [-1, *range(2, n + 1), 0]  # 0 → n → n-1 … → 1
+    else:
+        middle = n // 2  # 0 → middle, then outward both ways
+        chain = [-1] + [d + 1 for d in range(1, middle)] + [0] + \
+            [d - 1 for d in range(middle + 1, n + 1)]
+    arcs = np.zeros((n + 1, n + 1))
+    arcs[chain[1:], np.arange(1, n + 1)] = 1.0
+    siblings = np.zeros((n + 1,) * 3)
+    for decode, args in ((eisner, (arcs,)), (eisner_any_roots, (arcs,)),
+                         (eisner_second_order, (arcs, siblings))):
+        assert decode.py_func(*args).tolist() == decode(*args).tolist() == chain
+
+
 def test_the_chart_tables_for_a_figure():
     scores = np.arange(16.0).reshape(4, 4)
     chart = eisner_chart(scores)
@@ -321,8 +364,9 @@ def decode_all(arcs, siblings):
     first, anything = eisner(arcs), chu_liu_edmonds(arcs)
     second = eisner_second_order(arcs, siblings)
     searched = second_order_nonprojective(arcs, siblings)
+    roots = count_roots(eisner_any_roots(arcs)) + count_roots(arborescence_any_roots(arcs))
     return (first, anything, second, searched, tree_score(second, arcs, siblings),
-            is_projective(anything), count_roots(first), is_tree(searched))
+            is_projective(anything), count_roots(first) + roots, is_tree(searched))
 
 
 def test_the_decoders_can_be_called_from_compiled_code():
@@ -333,15 +377,17 @@ def test_the_decoders_can_be_called_from_compiled_code():
     assert first.tolist() == eisner(arcs).tolist()
     assert anything.tolist() == chu_liu_edmonds(arcs).tolist()
     assert searched.tolist() == second_order_nonprojective(arcs, siblings).tolist()
-    assert value == tree_score(second, arcs, siblings) and roots == 1 and tree
+    assert value == tree_score(second, arcs, siblings) and tree
+    assert roots == 1 + count_roots(eisner_any_roots(arcs)) + \
+        count_roots(arborescence_any_roots(arcs))
     assert projective == is_projective(anything)
 
 
 SCRIPT = """
 import json
 import numpy as np
-from rosenblatt.structured._decoders import (chu_liu_edmonds, eisner, eisner_chart,
-    eisner_second_order, second_order_nonprojective)
+from rosenblatt.structured._decoders import (arborescence_any_roots, chu_liu_edmonds,
+    eisner, eisner_any_roots, eisner_chart, eisner_second_order, second_order_nonprojective)
 from rosenblatt.structured._trees import count_roots, is_projective, is_tree, tree_score
 rng = np.random.RandomState(11)
 out = []
@@ -354,7 +400,8 @@ for n in (0, 1, 2, 5, 9, 14):
         if integer and n > 2:
             arcs[rng.rand(n + 1, n + 1) < 0.2] = -np.inf
         trees = [eisner(arcs), chu_liu_edmonds(arcs), eisner_second_order(arcs, siblings),
-                 second_order_nonprojective(arcs, siblings)]
+                 second_order_nonprojective(arcs, siblings), eisner_any_roots(arcs),
+                 arborescence_any_roots(arcs)]
         chart = eisner_chart(arcs)["complete_right"][0, n]
         out.append([[tree.tolist() for tree in trees], str(chart),
                     [[str(tree_score(tree, arcs, siblings)), int(count_roots(tree)),

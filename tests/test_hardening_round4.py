@@ -33,7 +33,7 @@ def test_a_format_version_that_is_not_one_this_writes_is_refused(tmp_path, versi
     save(Perceptron().fit(X4, Y4), path)
     _edit_meta(path, lambda meta: meta.update(format_version=version))
     with pytest.raises(ModelFileError, match=r"m\.npz: format_version: must be a whole number "
-                                             r"from 1 to 2"):
+                                             r"from 1 to 3"):
         load(path)
 
 

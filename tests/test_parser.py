@@ -309,6 +309,22 @@ def test_mixing_on_one_shard_is_the_serial_fit():
         serial.n_examples_
 
 
+def test_mixing_on_dask_is_mixing_on_threads():
+    distributed = pytest.importorskip("distributed")
+    params = {"max_iter": 3, "random_state": 0, **SMALL}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with distributed.Client(processes=False, n_workers=2, threads_per_worker=1,
+                                dashboard_address=None) as client:
+            on_dask = ParameterMixing(DependencyParser(**params), n_shards=2,
+                                      client=client).fit(tiny() * 2)
+        on_threads = ParameterMixing(DependencyParser(**params), n_shards=2,
+                                     client="threads").fit(tiny() * 2)
+    assert on_dask.backend_ == "dask"
+    assert np.array_equal(on_dask.estimator_.coef_, on_threads.estimator_.coef_)
+    assert np.array_equal(on_dask.estimator_.label_coef_, on_threads.estimator_.label_coef_)
+
+
 # ----------------------------------------------------------------------- bad input
 
 

@@ -5,14 +5,13 @@ import json
 import warnings
 
 import numpy as np
-from sklearn.base import clone
 import pytest
 import scipy.sparse as sp
-
-from rosenblatt.cli import main
-from rosenblatt.io import FORMAT_VERSION, ModelFileError, load, save
+from sklearn.base import clone
 
 from rosenblatt import AveragedPerceptron, Perceptron
+from rosenblatt.cli import main
+from rosenblatt.io import TRAINING_STATE_VERSION, ModelFileError, load, save
 
 from ._estimators import ALL, limits, make
 
@@ -152,7 +151,8 @@ def test_files_without_training_state_load_predict_and_refuse_to_go_on(tmp_path)
     save(model, tmp_path / "new.npz")
     assert meta_of(tmp_path / "old.npz")["format_version"] == 1
     assert "training" not in meta_of(tmp_path / "old.npz")
-    assert meta_of(tmp_path / "new.npz")["format_version"] == FORMAT_VERSION == 2
+    # a file with the training state and no array stored by its nonzeros: format 2
+    assert meta_of(tmp_path / "new.npz")["format_version"] == TRAINING_STATE_VERSION == 2
     old = load(tmp_path / "old.npz")
     np.testing.assert_array_equal(old.decision_function(X), model.decision_function(X))
     with pytest.raises(ValueError, match="not the training state"):

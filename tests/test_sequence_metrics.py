@@ -15,9 +15,9 @@ from rosenblatt.structured._metrics import (
 )
 
 
-def counts(gold, guess):
+def counts(gold, guess, scheme="auto"):
     """{type: (gold chunks, guessed chunks, correct)} and the micro totals."""
-    scores = chunk_scores(gold, guess)
+    scores = chunk_scores(gold, guess, scheme=scheme)
     return {kind: (value["support"], value["predicted"], value["correct"])
             for kind, value in scores.items()}
 
@@ -71,12 +71,83 @@ def test_ioe_tags():
 
 
 def test_s_tags_are_unknown_to_conlleval():
-    # IOBES singletons: the script has no rule for S, so S-PER S-PER starts one chunk
-    # (the type changes from "" at the first) and never ends it: a single chunk
-    assert counts(["S-PER", "S-PER"], ["S-PER", "O"]) == {
+    # IOBES singletons read by conlleval's rules: the script has no rule for S, so
+    # S-PER S-PER starts one chunk (the type changes from "" at the first) and never
+    # ends it: a single chunk
+    assert counts(["S-PER", "S-PER"], ["S-PER", "O"], "iob2") == {
         "PER": (1, 1, 0), "micro avg": (1, 1, 0)}
     # separated by O they are two; B then S of one type is one chunk of two tokens
-    assert counts(["S-PER", "O", "S-PER"], ["B-PER", "S-PER", "O"])["PER"] == (2, 1, 0)
+    assert counts(["S-PER", "O", "S-PER"], ["B-PER", "S-PER", "O"], "iob1")["PER"] == \
+        (2, 1, 0)
+
+
+# -- BIOES ------------------------------------------------------------------------------
+
+
+def test_bioes_singletons_and_closed_chunks():
+    # S-PER S-PER: two chunks (conlleval's rules make one); B-X E-X: one
+    assert counts(["S-PER", "S-PER"], ["S-PER", "O"]) == {
+        "PER": (2, 1, 1), "micro avg": (2, 1, 1)}
+    assert counts(["B-PER", "E-PER"], ["B-PER", "E-PER"], "bioes")["PER"] == (1, 1, 1)
+    assert counts(["B-PER", "I-PER", "I-PER", "E-PER", "S-LOC"],
+                  ["B-PER", "I-PER", "E-PER", "S-PER", "S-LOC"]) == {
+        "LOC": (1, 1, 1), "PER": (1, 2, 0), "micro avg": (2, 3, 1)}
+    # E-X then B-X of one type: two chunks (conlleval's IOE reading merges them)
+    assert counts(["B-X", "E-X", "B-X", "E-X"], ["B-X", "E-X", "B-X", "E-X"])["X"] == \
+        (2, 2, 2)
+    assert counts(["B-X", "E-X", "B-X", "E-X"], ["B-X", "E-X", "B-X", "E-X"],
+                  "iob2")["X"] == (1, 1, 1)
+
+
+@pytest.mark.parametrize("malformed", [
+    ["B-X", "I-X", "O"],            # never closed
+    ["B-X", "I-X"],                 # the sentence ends first
+    ["I-X", "E-X"],                 # no B
+    ["E-X"],
+    ["I-X"],
+    ["B-X", "E-Y"],                 # a type change inside
+    ["B-X", "I-Y", "E-X"],
+])
+def test_malformed_bioes_runs_are_no_chunk_as_in_seqevals_strict_mode(malformed):
+    assert counts([malformed], [["O"] * len(malformed)], "bioes")["micro avg"] == (0, 0, 0)
+
+
+def test_after_a_malformed_run_the_next_chunk_starts_afresh():
+    # B-X not closed; its S-X, then B-Y…E-Y, are chunks (seqeval's strict IOBES
+    # reads the same: B-X S-X -> S-X; B-X I-X B-Y E-Y -> B-Y E-Y)
+    assert counts(["B-X", "S-X", "B-X", "I-X", "B-Y", "E-Y"],
+                  ["O", "S-X", "O", "O", "B-Y", "E-Y"]) == {
+        "X": (1, 1, 1), "Y": (1, 1, 1), "micro avg": (2, 2, 2)}
+
+
+def test_bioes_chunks_stay_in_their_sentence_and_the_report_counts_them():
+    assert counts([["B-X"], ["E-X"]], [["B-X"], ["E-X"]], "bioes")["micro avg"] == (0, 0, 0)
+    report = conlleval_report([["S-PER", "S-PER", "O"]], [["S-PER", "O", "O"]])
+    assert report.splitlines()[0] == \
+        "processed 3 tokens with 2 phrases; found: 1 phrases; correct: 1."
+
+
+def test_auto_reads_bioes_only_from_its_prefixes():
+    # I and E only: IOE, conlleval's rules (E E is two chunks there too)
+    assert counts(["I-NP", "E-NP", "I-NP", "E-NP"], ["I-NP", "I-NP", "I-NP", "E-NP"]) == {
+        "NP": (2, 1, 0), "micro avg": (2, 1, 0)}
+    # B and E together, or a single S in the predictions: BIOES
+    assert counts(["B-X", "E-X", "B-X", "E-X"], ["O", "O", "O", "O"])["X"] == (2, 0, 0)
+    assert counts(["B-X", "I-X"], ["S-X", "O"])["micro avg"] == (0, 1, 0)
+
+
+@pytest.mark.parametrize("scheme, message", [
+    ("IOB2", "scheme must be one of"), ("iobes", "scheme must be one of"),
+    (None, "scheme must be one of"),
+])
+def test_an_unknown_scheme_is_refused(scheme, message):
+    with pytest.raises(ValueError, match=message):
+        chunk_scores(["B-X"], ["B-X"], scheme=scheme)
+
+
+def test_tags_outside_bioes_are_refused_under_it():
+    with pytest.raises(ValueError, match=r"scheme='bioes' reads the tags .* got 'U-X'"):
+        chunk_scores(["U-X"], ["O"], scheme="bioes")
 
 
 def test_sentences_end_chunks():

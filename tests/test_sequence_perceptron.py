@@ -2,6 +2,7 @@
 reference written from Collins (2002), serial and mixed, in model files."""
 
 import itertools
+import json
 import pathlib
 
 import numpy as np
@@ -258,3 +259,162 @@ def test_weights_larger_than_the_machine_are_refused_with_what_to_do(monkeypatch
     SequencePerceptron(average=False).fit(X, y, lengths)  # 2 arrays fit
     monkeypatch.setattr(_sequence, "physical_memory", lambda: None)  # the system does not say
     SequencePerceptron().fit(X, y, lengths)
+
+
+# ------------------------------------------------------- compact model files (format 3)
+
+
+def wordy(seed=0, n_words=400, n_sentences=60):
+    """One-hot words (most of the n_words × K weights stay zero), a label per word."""
+    rng = np.random.default_rng(seed)
+    lengths = rng.integers(1, 8, size=n_sentences)
+    words = rng.integers(0, n_words, size=lengths.sum())
+    X = sp.csr_matrix((np.ones(len(words)), (np.arange(len(words)), words)),
+                      shape=(len(words), n_words))
+    return X, np.array(["A", "B", "C", "D"])[words % 4], lengths
+
+
+def stored(path):
+    with np.load(path, allow_pickle=False) as data:
+        arrays = dict(data)
+    return arrays, json.loads(str(arrays.pop("__meta__")))
+
+
+def rewrite(path, arrays, meta, target):
+    np.savez(target, **arrays, __meta__=np.array(json.dumps(meta)))
+    return target
+
+
+@pytest.mark.parametrize("average", [True, False])
+def test_the_emission_weights_are_stored_by_their_nonzeros_bit_for_bit(average, tmp_path):
+    X, y, lengths = wordy()
+    model = SequencePerceptron(random_state=0, max_iter=3, average=average).fit(X, y, lengths)
+    save(model, tmp_path / "m.npz", training_state=False)
+    arrays, meta = stored(tmp_path / "m.npz")
+    assert meta["format_version"] == 3 and "coef_" not in arrays
+    assert meta["attributes"]["coef_"] == {"nonzeros": [4, 400], "dtype": "float64"}
+    index, values = arrays["coef_.index"], arrays["coef_.values"]
+    assert index.dtype == np.int32 and np.all(np.diff(index) > 0)
+    assert len(index) == np.count_nonzero(model.coef_)
+    # the last weights of binary features are whole numbers: float32 loses nothing
+    assert values.dtype == (np.float64 if average else np.float32)
+    loaded = load(tmp_path / "m.npz")
+    assert loaded.coef_.dtype == np.float64
+    assert_array_equal(loaded.coef_, model.coef_)
+    assert_array_equal(loaded.predict(X, lengths), model.predict(X, lengths))
+    save(model, tmp_path / "state.npz")  # with the training state, which resumes exactly
+    resumed = load(tmp_path / "state.npz")
+    assert stored(tmp_path / "state.npz")[1]["format_version"] == 3
+    assert_array_equal(resumed.partial_fit(X, y, lengths).coef_,
+                       model.partial_fit(X, y, lengths).coef_)
+
+
+def test_a_dense_model_is_stored_as_before(tmp_path):
+    X, y, lengths = corpus(seed=6)  # every feature meets every label: nothing to gain
+    model = SequencePerceptron(random_state=0, max_iter=3).fit(X, y, lengths)
+    save(model, tmp_path / "m.npz", training_state=False)
+    arrays, meta = stored(tmp_path / "m.npz")
+    assert meta["format_version"] == 1 and arrays["coef_"].shape == (3, 6)
+
+
+def test_float32_weights_are_rounded_only_when_asked_and_never_with_the_state(tmp_path):
+    X, y, lengths = wordy()
+    model = SequencePerceptron(random_state=0, max_iter=3).fit(X, y, lengths)
+    save(model, tmp_path / "m32.npz", training_state=False, weights_dtype="float32")
+    assert stored(tmp_path / "m32.npz")[0]["coef_.values"].dtype == np.float32
+    loaded = load(tmp_path / "m32.npz")
+    assert_array_equal(loaded.coef_, model.coef_.astype(np.float32).astype(np.float64))
+    assert_array_equal(loaded.predict(X, lengths), model.predict(X, lengths))
+    with pytest.raises(ValueError, match="no longer match the training state"):
+        save(model, tmp_path / "no.npz", weights_dtype="float32")
+    with pytest.raises(ValueError, match="weights_dtype must be"):
+        save(model, tmp_path / "no.npz", training_state=False, weights_dtype="float16")
+    from rosenblatt import Perceptron  # nothing of its file is rounded: refused, not ignored
+    with pytest.raises(ValueError, match="a Perceptron file stores its weights as fit left"):
+        save(Perceptron().fit([[0.0], [1.0]], [0, 1]), tmp_path / "no.npz",
+             training_state=False, weights_dtype="float32")
+    assert not (tmp_path / "no.npz").exists()
+
+
+def _index(values):
+    return lambda arrays, meta: arrays.__setitem__("coef_.index", np.array(values, np.int32))
+
+
+def _values(values):
+    return lambda arrays, meta: arrays.__setitem__("coef_.values", np.array(values))
+
+
+@pytest.mark.parametrize("forge, words", [
+    (_index([0, 5, 1600]), ["coef_.index", "position 1600", "outside", "(4, 400)"]),
+    (_index([-1, 5, 6]), ["coef_.index", "position -1"]),
+    (_index([5, 3, 9]), ["coef_.index", "not strictly increasing"]),
+    (_index([5, 5, 9]), ["coef_.index", "not strictly increasing"]),
+    (lambda a, m: a.__setitem__("coef_.index", a["coef_.index"].astype(np.float64)),
+     ["coef_.index", "int32 or int64"]),
+    (_values([1.0, 2.0]), ["coef_.values", "one per position"]),
+    (_values([1.0, np.nan, 2.0]), ["coef_.values", "NaN or infinity"]),
+    (_values([1.0, np.inf, 2.0]), ["coef_.values", "NaN or infinity"]),
+    (lambda a, m: a.__setitem__("coef_.values", np.array(["a", "b", "c"])),
+     ["coef_.values", "float64 or float32"]),
+    (lambda a, m: a.pop("coef_.values"), ["coef_.values", "missing"]),
+    (lambda a, m: m["attributes"]["coef_"].update(nonzeros=[4, 399]),
+     ["coef_", "shape (4, 399)", "expected (4, 400)"]),
+    (lambda a, m: m["attributes"]["coef_"].update(nonzeros=[4, "400"]), ["coef_", "sizes"]),
+    (lambda a, m: m["attributes"]["coef_"].update(dtype="int8"), ["coef_", "'int8'"]),
+    (lambda a, m: m["attributes"]["coef_"].update(nonzeros=[2**40, 2**20]),
+     ["coef_", "GB", "more than half of this machine"]),
+    (lambda a, m: m.update(format_version=2), ["coef_", "format 2 files do not hold"]),
+])
+def test_a_forged_sparse_coef_is_refused_naming_what_is_wrong(forge, words, tmp_path):
+    X, y, lengths = wordy()
+    save(SequencePerceptron(random_state=0, max_iter=2).fit(X, y, lengths), tmp_path / "m.npz",
+         training_state=False)
+    arrays, meta = stored(tmp_path / "m.npz")
+    if "coef_.index" in arrays and len(arrays["coef_.values"]) != 3:  # three nonzeros
+        arrays["coef_.index"] = arrays["coef_.index"][:3]
+        arrays["coef_.values"] = arrays["coef_.values"][:3]
+    forge(arrays, meta)
+    path = rewrite(tmp_path / "m.npz", arrays, meta, tmp_path / "forged.npz")
+    with pytest.raises(ModelFileError) as error:
+        load(path)
+    message = str(error.value)
+    assert str(path) in message and all(word in message for word in words), message
+
+
+def test_the_training_state_is_stored_by_its_nonzeros_and_checked(tmp_path):
+    X, y, lengths = wordy(n_words=3000, n_sentences=200)
+    model = SequencePerceptron(random_state=0, max_iter=2).fit(X, y, lengths)
+    save(model, tmp_path / "m.npz")
+    arrays, meta = stored(tmp_path / "m.npz")
+    packed = meta["training"][0]
+    assert packed["fields"]["coef"] == {"nonzeros": "training0.coef", "shape": [12020],
+                                        "dtype": "float64"}
+    assert len(arrays["training0.state.coef_start.index"]) == 0  # the zero start: nothing
+    # coef_, the running weights, the sums and the start: less than one of them dense
+    assert (tmp_path / "m.npz").stat().st_size < model.coef_.nbytes
+    saved_coef = load(tmp_path / "m.npz").coef_
+
+    def dense_coef(arrays, meta):  # coef_ as format 2 stores it: only the state is sparse
+        del arrays["coef_.index"], arrays["coef_.values"]
+        arrays["coef_"], meta["attributes"]["coef_"] = saved_coef, {"array": True}
+
+    again = load(tmp_path / "m.npz").partial_fit(X, y, lengths)
+    assert_array_equal(again.coef_, model.partial_fit(X, y, lengths).coef_)
+    for forge, words in [
+        (lambda a, m: a["training0.state.u.index"].__setitem__(0, 10**6),
+         ["training state problem0.state.u.index", "position 1000000"]),
+        (lambda a, m: a["training0.coef.index"].sort() or a["training0.coef.index"].__setitem__(
+            1, a["training0.coef.index"][0]), ["problem0.coef.index", "not strictly"]),
+        (lambda a, m: a["training0.coef.values"].__setitem__(0, np.nan),
+         ["problem0.coef", "NaN or infinity"]),
+        (lambda a, m: dense_coef(a, m) or m.update(format_version=2),
+         ["training: stores arrays by their nonzeros", "format 2"]),
+    ]:
+        arrays, meta = stored(tmp_path / "m.npz")
+        for key in arrays:
+            arrays[key] = arrays[key].copy()
+        forge(arrays, meta)
+        path = rewrite(tmp_path / "m.npz", arrays, meta, tmp_path / "forged.npz")
+        with pytest.raises(ModelFileError) as error:
+            load(path)
+        assert all(word in str(error.value) for word in words), str(error.value)

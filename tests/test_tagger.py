@@ -130,7 +130,7 @@ def test_a_tagger_file_round_trips(features, training_state, tmp_path):
 
 def test_the_saved_training_state_goes_on_training(tmp_path):
     fitted = tagger(random_state=0, shuffle="every_epoch")
-    save(fitted, tmp_path / "tagger.npz")
+    save(fitted, tmp_path / "tagger.npz", training_state=True)  # a tagger's is asked for
     loaded = load(tmp_path / "tagger.npz")
     X, lengths = fitted.features_.transform(SENTENCES)
     y = np.concatenate(LABELS)
@@ -220,7 +220,13 @@ def test_a_vocabulary_column_out_of_range_is_refused(columns, tmp_path):
 
 
 def test_fit_vocabulary_columns_must_number_the_sorted_strings(tmp_path):
+    # save leaves them out (they are 0, 1, ...); a file that holds them (as files
+    # before format 3 did) must hold those
     path = saved(tmp_path)
+    assert "features:columns" not in read(path)[0]
+    forge(path, lambda arrays, meta: arrays.__setitem__(
+        "features:columns", np.arange(len(arrays["features:offsets"]) - 1)))
+    assert load(path).predict(NEW) == tagger().predict(NEW)
     forge(path, lambda arrays, meta: arrays.__setitem__(
         "features:columns", arrays["features:columns"][::-1].copy()))
     refused(path, "features:columns", "as fit does")
@@ -301,7 +307,8 @@ def test_property_a_spoiled_vocabulary_is_refused_or_loads(key, kind, data, tmp_
         SentenceFeatures(template=["word"], vocabulary={"word=dog": 0, "word=cat": 2})
     path = saved(tmp_path, features)
     arrays, _ = read(path)
-    original = arrays[key]
+    # a fitted vocabulary's columns (0, 1, ...) are not stored: forge them in
+    original = arrays.get(key, np.arange(len(arrays["features:offsets"]) - 1))
     how = data.draw(st.sampled_from(["length", "dtype", "value"]))
     if how == "length":
         forged = np.resize(original, data.draw(st.integers(0, original.size + 3)))

@@ -141,9 +141,18 @@ class Declared(ABC):
     the others are checked when the file holds them."""
 
     required = False
+    #: whether a file stores the value by its nonzero values (see :meth:`sparse`)
+    stored_sparse = False
 
     def needed(self):
         self.required = True
+        return self
+
+    def sparse(self):
+        """Mark a float array that is mostly zeros (a tagger's emission weights:
+        a feature string meets few labels): a file stores its nonzero values and
+        their positions, where that is smaller (``rosenblatt.io``, format 3)."""
+        self.stored_sparse = True
         return self
 
     @abstractmethod

@@ -35,11 +35,21 @@ from ..base._file_form import (
 )
 from ..base._registry import estimator_class
 from ..base._stopping import STOP_REASONS
-from ._format import PREDICTION_ONLY_VERSION, FORMAT_VERSION, decode, encode, fail, get, put
+from ._format import (
+    FORMAT_VERSION,
+    PREDICTION_ONLY_VERSION,
+    TRAINING_STATE_VERSION,
+    decode,
+    encode,
+    fail,
+    get,
+    put,
+)
+from ._packing import holds_nonzeros
 from ._training import holds_training_state, pack_problems, restore_training
 
 #: the tags a stored attribute's description may carry
-_SPECS = {"tuple", "csr", "array"}
+_SPECS = {"tuple", "csr", "array", "nonzeros"}
 
 #: documented attributes a file never holds: the trace is not saved
 _NOT_STORED = frozenset({"trace_"})
@@ -57,9 +67,12 @@ def published_form(cls):
 
 # ----------------------------------------------------------------------- saving
 
-def estimator_meta(model, arrays, training_state):
+def estimator_meta(model, arrays, training_state, weights_dtype="float64"):
     """The metadata of an estimator, its arrays added to ``arrays``: what
-    :func:`load_estimator` reads back."""
+    :func:`load_estimator` reads back. The attributes its learner declares
+    ``sparse()`` are stored by their nonzeros, their values rounded to float32
+    when ``weights_dtype`` is ``"float32"`` (then without the training state,
+    which must publish the stored attributes bit for bit)."""
     if type(model).__name__ == "ParameterMixing" and hasattr(model, "estimator_"):
         model = model.estimator_
     name = type(model).__name__
@@ -76,10 +89,26 @@ def estimator_meta(model, arrays, training_state):
         )
     if not hasattr(model, "classes_"):
         raise ValueError(f"This {name} is not fitted yet: call fit before save.")
+    if weights_dtype not in ("float64", "float32"):
+        raise ValueError(f"weights_dtype must be 'float64' or 'float32'; got "
+                         f"{weights_dtype!r}.")
+    keeps_state = training_state and holds_training_state(model)
+    if weights_dtype == "float32" and keeps_state:
+        raise ValueError("weights_dtype='float32' rounds the weights, which then no longer "
+                         "match the training state; save with training_state=False (a model "
+                         "to predict with) or keep float64.")
+    declared = published_form(type(model))
+    if weights_dtype == "float32" and not any(d.stored_sparse for d in declared.values()):
+        raise ValueError(f"weights_dtype='float32' rounds a sequence model's emission "
+                         f"weights; a {name} file stores its weights as fit left them (fit "
+                         "with weights_dtype='float32' where the estimator has that "
+                         "parameter).")
     attributes = {}
     for key, value in vars(model).items():
         if key.endswith("_") and not key.startswith("_") and key not in _NOT_STORED:
-            put(key, value, arrays, attributes)
+            put(key, value, arrays, attributes,
+                nonzeros=key in declared and declared[key].stored_sparse,
+                float32=weights_dtype == "float32")
     for key, value in model._prediction_state().items():
         put(f"state:{key}", value, arrays, attributes)
     meta = {
@@ -88,9 +117,11 @@ def estimator_meta(model, arrays, training_state):
         "params": {key: encode(key, value) for key, value in model.get_params().items()},
         "attributes": attributes,
     }
-    if training_state and holds_training_state(model):
+    if keeps_state:
         meta["training"] = pack_problems(model, arrays)
-        meta["format_version"] = FORMAT_VERSION
+        meta["format_version"] = TRAINING_STATE_VERSION
+    if holds_nonzeros(attributes) or holds_nonzeros(meta.get("training")):
+        meta["format_version"] = FORMAT_VERSION  # older versions cannot read it
     return meta
 
 
@@ -130,6 +161,10 @@ def load_estimator(path, meta, arrays):
     except Exception as error:  # noqa: BLE001 - whatever a forged file breaks is its fault
         raise ModelFileError(f"{path}: inconsistent model state: {error}") from error
     training = meta.get("training")
+    if holds_nonzeros(training) and meta.get("format_version", 0) < FORMAT_VERSION:
+        raise ModelFileError(f"{path}: training: stores arrays by their nonzeros, which "
+                             f"format {meta.get('format_version')!r} files do not hold (save "
+                             f"writes them as format {FORMAT_VERSION}).")
     if training is None:
         # what the file holds is enough to predict, not to go on training: partial_fit
         # and a warm-start fit refuse while this is set (a fresh fit clears it)
@@ -172,9 +207,16 @@ def _attributes(path, meta, cls, arrays):
             raise ModelFileError(f"{path}: {key}: belongs to no stored tuple; a file written "
                                  "by save does not hold it.")
         if isinstance(spec, dict):
-            if len(spec) != 1 or not set(spec) <= _SPECS:
+            sparse = "nonzeros" in spec and set(spec) == {"nonzeros", "dtype"}
+            if not sparse and (len(spec) != 1 or not set(spec) <= _SPECS):
                 raise ModelFileError(f"{path}: attribute {key!r} has an unknown description.")
-            if "array" in spec:
+            if sparse and meta.get("format_version", 0) < FORMAT_VERSION:
+                raise ModelFileError(f"{path}: {key}: is stored by its nonzeros, which format "
+                                     f"{meta.get('format_version')!r} files do not hold "
+                                     f"(save writes them as format {FORMAT_VERSION}).")
+            if sparse:
+                named.update((f"{key}.index", f"{key}.values"))
+            elif "array" in spec:
                 named.add(key)
             elif "csr" in spec:
                 named.update(f"{key}.{part}" for part in ("data", "indices", "indptr"))

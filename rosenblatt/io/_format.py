@@ -15,6 +15,7 @@ attribute descriptions back into values: JSON scalars, arrays, CSR matrices
 """
 
 import json
+import math
 import os
 import pathlib
 import tempfile
@@ -24,12 +25,23 @@ import numpy as np
 import scipy.sparse as sp
 
 from .. import __version__
+from .._config import physical_memory
 from .._validation import check_csr_structure
-from ..base._file_form import LARGEST_COUNT, WEIGHT_DTYPES, ModelFileError, describe, whole
+from ..base._file_form import (
+    LARGEST_COUNT,
+    WEIGHT_DTYPES,
+    ModelFileError,
+    describe,
+    whole,
+)
 
 FORMAT = "rosenblatt-model"
-#: the newest format this version reads and writes: 2 holds the training state
-FORMAT_VERSION = 2
+#: the newest format this version reads and writes: 3 stores some arrays by their
+#: nonzero values (see :func:`put`); a file is written in the oldest format that
+#: holds what it holds, so that older versions read every file they can
+FORMAT_VERSION = 3
+#: the format of a file with the training state and no array stored by its nonzeros
+TRAINING_STATE_VERSION = 2
 #: the format of a file without training state, which rosenblatt before 2 reads too
 PREDICTION_ONLY_VERSION = 1
 
@@ -60,9 +72,20 @@ def write(path, meta, arrays):
         raise
 
 
-def put(key, value, arrays, attributes):
+def put(key, value, arrays, attributes, *, nonzeros=False, float32=False):
     """Store one attribute: arrays (and sparse matrices, tuples) in ``arrays``,
-    JSON-able scalars in ``attributes``."""
+    JSON-able scalars in ``attributes``.
+
+    With ``nonzeros``, a float array is stored by its nonzero values when that is
+    smaller (format 3): ``key.index``, the positions of the nonzero values in the
+    flattened array (int32 below 2**31 entries, else int64; strictly increasing),
+    and ``key.values``, the values there, described as ``{"nonzeros": shape,
+    "dtype": dtype}``. The values are float32 when every one of them is a float32
+    exactly (nothing is lost), or when ``float32`` asks for them rounded.
+    """
+    if nonzeros and isinstance(value, np.ndarray) and value.dtype in WEIGHT_DTYPES \
+            and _put_nonzeros(key, value, arrays, attributes, float32):
+        return
     if isinstance(value, tuple):
         attributes[key] = {"tuple": len(value)}
         for k, item in enumerate(value):
@@ -87,6 +110,79 @@ def put(key, value, arrays, attributes):
         attributes[key] = value
     else:
         raise ValueError(f"Cannot save attribute {key} of type {type(value).__name__}.")
+
+
+def _put_nonzeros(key, value, arrays, attributes, float32):
+    """Store ``value`` by its nonzero values if that is smaller; whether it did."""
+    parts = nonzeros(value, float32)
+    if parts is None:
+        return False
+    arrays[f"{key}.index"], arrays[f"{key}.values"] = parts
+    attributes[key] = {"nonzeros": list(value.shape), "dtype": value.dtype.name}
+    return True
+
+
+def nonzeros(value, float32=False):
+    """``(index, values)``: the positions of the nonzero values (and of any ``-0.0``)
+    of the float array ``value`` in its flattened form (int32 below 2**31 entries,
+    else int64) and the values there (float32 when that loses nothing, or when
+    ``float32`` asks for them rounded); ``None`` when they would not be smaller than
+    ``value``.
+
+    >>> nonzeros(np.array([[0.0, 1.5, 0.0, 0.0], [0.0, 0.0, 0.1, 0.0]]))
+    (array([1, 6], dtype=int32), array([1.5, 0.1]))
+    >>> nonzeros(np.ones(3)) is None
+    True
+
+    A negative zero is kept, so that the array comes back bit for bit:
+
+    >>> index, values = nonzeros(np.array([0.0, -0.0, 0.0, 0.0, 0.0, 2.0]))
+    >>> index.tolist(), values.tolist()
+    ([1, 5], [-0.0, 2.0])
+    """
+    flat = value.reshape(-1)
+    index = np.flatnonzero((flat != 0) | np.signbit(flat))  # -0.0 kept: bit for bit
+    index = index.astype(np.int32 if flat.size < 2**31 else np.int64)
+    values = flat[index]
+    if float32 or np.array_equal(values.astype(np.float32), values):
+        values = values.astype(np.float32)
+    if index.nbytes + values.nbytes >= value.nbytes:
+        return None
+    return index, values
+
+
+def expand_nonzeros(shape, dtype, index, values, fail):
+    """The dense array of ``shape`` and ``dtype`` (its JSON description) whose
+    nonzeros :func:`nonzeros` gave, every part checked before the array is made;
+    ``fail(part, why)`` refuses, ``part`` being ``""``, ``".index"`` or ``".values"``."""
+    if not (isinstance(shape, list) and all(whole(n, 0, LARGEST_COUNT) for n in shape)):
+        fail("", f"has the shape {shape!r}; expected a list of sizes")
+    if dtype not in ("float64", "float32"):
+        fail("", f"has dtype {dtype!r}; expected 'float64' or 'float32'")
+    size = math.prod(shape)
+    need, have = size * np.dtype(dtype).itemsize, physical_memory()
+    if have is not None and need > have // 2:
+        fail("", f"would be an array of {need / 1e9:.1f} GB (shape {tuple(shape)}), more "
+                 f"than half of this machine's {have / 1e9:.1f} GB")
+    if index.dtype not in (np.dtype(np.int32), np.dtype(np.int64)) or index.ndim != 1:
+        fail(".index", f"holds {describe(index)}; expected a 1-D array of int32 or int64 "
+                       "positions")
+    if values.dtype not in WEIGHT_DTYPES or values.shape != index.shape:
+        fail(".values", f"holds {describe(values)}; expected float64 or float32 values, one "
+                        f"per position of the index ({len(index)})")
+    if len(index) and (index.min() < 0 or index.max() >= size):
+        bad = index.min() if index.min() < 0 else index.max()
+        fail(".index", f"holds the position {bad}, outside an array of {size} values (shape "
+                       f"{tuple(shape)})")
+    if np.any(index[1:] <= index[:-1]):
+        fail(".index", "is not strictly increasing (positions unsorted or repeated)")
+    if not np.all(np.isfinite(values)):
+        fail(".values", "holds NaN or infinity; expected finite values")
+    if dtype == "float32" and values.dtype != np.float32:
+        fail(".values", "holds float64 values for a float32 array")
+    dense = np.zeros(size, dtype=dtype)
+    dense[index] = values
+    return dense.reshape(shape)
 
 
 def encode(key, value):
@@ -168,9 +264,10 @@ def read_meta(path, arrays):
     if not whole(version, PREDICTION_ONLY_VERSION, FORMAT_VERSION):
         fail(path, "format_version", f"must be a whole number from {PREDICTION_ONLY_VERSION} "
                                      f"to {FORMAT_VERSION}; got {version!r}")
-    if version < FORMAT_VERSION and meta.get("training") is not None:
+    if version == PREDICTION_ONLY_VERSION and meta.get("training") is not None:
         fail(path, "training", f"holds a training state, which format {version} files do not "
-                               f"hold (save writes them as format {FORMAT_VERSION})")
+                               f"hold (save writes them as format {TRAINING_STATE_VERSION} or "
+                               f"{FORMAT_VERSION})")
     return meta
 
 
@@ -213,6 +310,8 @@ def get(path, key, arrays, attributes):
             matrix = sp.csr_matrix(tuple(parts), shape=tuple(shape))
             check_csr_structure(matrix)  # indices within the shape: the kernels trust them
             return matrix
+        if isinstance(spec, dict) and "nonzeros" in spec:
+            return _nonzeros(path, key, spec, arrays)
         if isinstance(spec, dict) and "array" in spec:
             if spec["array"] is not True:
                 fail(path, key, f"is described as {spec!r}; expected {{'array': true}}")
@@ -226,3 +325,15 @@ def get(path, key, arrays, attributes):
     return spec
 
 
+def _nonzeros(path, key, spec, arrays):
+    """The dense array that ``key.index`` and ``key.values`` hold the nonzeros of
+    (see :func:`put`)."""
+    if set(spec) != {"nonzeros", "dtype"}:
+        fail(path, key, f"is described as {spec!r}; expected {{'nonzeros': [sizes], "
+                         "'dtype': 'float64' or 'float32'}")
+
+    def refuse(part, why):
+        fail(path, key + part, why)
+
+    return expand_nonzeros(spec["nonzeros"], spec["dtype"], arrays[f"{key}.index"],
+                           arrays[f"{key}.values"], refuse)

@@ -3,8 +3,10 @@
 A packed value is a JSON literal (None, bool, int, float, str) or a dict with one
 tag: ``{"array": member}``, ``{"csr": member, "shape": [n, d]}``, ``{"tuple":
 [packed]}``, ``{"list": [packed]}``, ``{"numbers": member}`` (a list of ints or
-floats), ``{"pieces": member, "lengths": [...]}`` (a list of 1-D arrays),
-``{"blocks": packed matrix, "rows": [...]}`` (a list of matrices of one width),
+floats), ``{"nonzeros": name, "shape": [...], "dtype": ...}`` (a float array of at
+least ``_SPARSE_FROM`` values by its nonzeros, ``name.index`` and ``name.values``,
+as :func:`~._format.put` stores them; format 3), ``{"pieces": member, "lengths":
+[...]}`` (a list of 1-D arrays), ``{"blocks": packed matrix, "rows": [...]}`` (a list of matrices of one width),
 ``{"random_state": member, "pos": ..., "has_gauss": ..., "cached_gaussian":
 ...}``, ``{"generator": state}`` or ``{"rng": "problem"}`` (the problem's own
 generator). Nothing here knows a rule: the fields are found by
@@ -30,10 +32,15 @@ import scipy.sparse as sp
 
 from .._validation import check_csr_structure
 from ..base._file_form import FileContext, ModelFileError, whole
+from ._format import expand_nonzeros, nonzeros
 
 #: The dtypes an array of the training state may have (weights in float32 with
 #: ``weights_dtype="float32"``; CSR indices may be int32).
 _TRAINING_DTYPES = {np.dtype(t) for t in ("float64", "float32", "int64", "int32")}
+
+#: Float arrays of at least this many values are stored by their nonzeros when that
+#: is smaller (format 3): a tagger's running weights and averaging sums.
+_SPARSE_FROM = 4096
 
 #: Bit generators a file may name (numpy.random's own), by class name.
 _BIT_GENERATORS = ("PCG64", "PCG64DXSM", "MT19937", "Philox", "SFC64")
@@ -66,6 +73,10 @@ def pack(value, name, arrays, problem_rng=None):
             arrays[f"{name}.{part}"] = getattr(value, part)
         return {"csr": name, "shape": list(value.shape)}
     if isinstance(value, np.ndarray):
+        if value.size >= _SPARSE_FROM and value.dtype.kind == "f" and \
+                _stored_before(value, arrays) is None and (parts := nonzeros(value)):
+            arrays[f"{name}.index"], arrays[f"{name}.values"] = parts
+            return {"nonzeros": name, "shape": list(value.shape), "dtype": value.dtype.name}
         return {"array": _store(value, name, arrays)}
     if isinstance(value, tuple):
         return {"tuple": [pack(v, f"{name}#{k}", arrays, problem_rng)
@@ -74,6 +85,19 @@ def pack(value, name, arrays, problem_rng=None):
         return _pack_list(value, name, arrays, problem_rng)
     raise ValueError(f"Cannot save the training state {name} of type {type(value).__name__}; "
                      "save(..., training_state=False) writes what prediction needs.")
+
+
+def holds_nonzeros(packed):
+    """Whether a packed value stores an array by its nonzeros (format 3).
+
+    >>> holds_nonzeros({"tuple": [1, {"nonzeros": "x", "shape": [9], "dtype": "float64"}]})
+    True
+    """
+    if isinstance(packed, dict):
+        return "nonzeros" in packed or any(holds_nonzeros(v) for v in packed.values())
+    if isinstance(packed, list):
+        return any(holds_nonzeros(v) for v in packed)
+    return False
 
 
 def _store(array, name, arrays):
@@ -215,6 +239,16 @@ class Reader(FileContext):
         check_csr_structure(matrix)
         return matrix
 
+    def _nonzeros(self, spec, field, problem_rng):
+        name = spec["nonzeros"]
+        index = self.array(field, f"{name}.index", _INDEX_DTYPES)
+        values = self.array(field, f"{name}.values")
+
+        def refuse(part, why):
+            self.fail(f"{field}{part}", why)
+
+        return expand_nonzeros(spec["shape"], spec["dtype"], index, values, refuse)
+
     def _tuple(self, spec, field, problem_rng):
         return tuple(self._items(spec["tuple"], field, problem_rng))
 
@@ -281,13 +315,14 @@ class Reader(FileContext):
 
 #: the tags of a packed value and the keys each one has (see :func:`_pack`)
 _TAGS = {
-    "array": {"array"}, "csr": {"csr", "shape"}, "tuple": {"tuple"}, "list": {"list"},
+    "array": {"array"}, "csr": {"csr", "shape"}, "nonzeros": {"nonzeros", "shape", "dtype"}, "tuple": {"tuple"}, "list": {"list"},
     "numbers": {"numbers"}, "pieces": {"pieces", "lengths"}, "blocks": {"blocks", "rows"},
     "random_state": {"random_state", "pos", "has_gauss", "cached_gaussian"},
     "generator": {"generator"}, "rng": {"rng"},
 }
 
 _NUMBER_DTYPES = {np.dtype(np.int64), np.dtype(np.float64)}
+_INDEX_DTYPES = {np.dtype(np.int32), np.dtype(np.int64)}
 
 
 def _state_like(stored, fresh):

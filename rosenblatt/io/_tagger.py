@@ -6,10 +6,14 @@ as a model file of that estimator holds it (its arrays stored under the prefix
 ``model:``), and "features", its ``SentenceFeatures``: the parameters (the
 template as its entry strings, the kind of vocabulary, ``n_features``,
 ``min_count``) and the fitted ``n_columns_``, ``template_`` and ``n_features_``,
-with the vocabulary as three arrays, ``features:strings`` (the feature strings
-in UTF-8, one after another, uint8), ``features:offsets`` (int64, where each
-string starts and, last, where the final one ends) and ``features:columns``
-(int64, each string's column). A hashing vocabulary stores no arrays. A template
+with the vocabulary as arrays, ``features:strings`` (the feature strings in
+UTF-8, one after another, uint8), ``features:offsets`` (int32, or int64 past
+2 GB of strings: where each string starts and, last, where the final one ends)
+and, for a vocabulary given as a dict, ``features:columns`` (int64, each
+string's column; a fitted vocabulary numbers its sorted strings 0, 1, …, which
+files before format 3 stored too). A hashing vocabulary stores no arrays. The
+model's emission weights are stored by their nonzeros (see
+:func:`rosenblatt.io.save`). A template
 holding a Python callable is refused by ``save``; loading parses the template's
 strings and runs nothing the file holds.
 
@@ -53,12 +57,12 @@ _FEATURES_KEYS = {"template", "template_", "vocabulary", "n_features", "n_column
 _VOCABULARY_ARRAYS = ("features:strings", "features:offsets", "features:columns")
 
 
-def tagger_meta(tagger, arrays, training_state):
+def tagger_meta(tagger, arrays, training_state, weights_dtype="float64"):
     """A tagger's metadata, its arrays added to ``arrays`` (see above)."""
     if not hasattr(tagger, "model_"):
         raise ValueError("This SequenceTagger is not fitted yet: call fit before save.")
     model_arrays = {}
-    model = estimator_meta(tagger.model_, model_arrays, training_state)
+    model = estimator_meta(tagger.model_, model_arrays, training_state, weights_dtype)
     if model["estimator"] != _MODEL:
         raise ValueError(f"A tagger's model must be a {_MODEL} to be saved; got "
                          f"{model['estimator']}.")
@@ -91,9 +95,11 @@ def _pack_features(features, arrays):
         offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
         np.cumsum([len(item) for item in encoded], out=offsets[1:])
         arrays["features:strings"] = np.frombuffer(b"".join(encoded), dtype=np.uint8)
-        arrays["features:offsets"] = offsets
-        arrays["features:columns"] = np.fromiter(features.vocabulary_.values(), dtype=np.int64,
-                                                 count=len(names))
+        arrays["features:offsets"] = offsets.astype(np.int32) if offsets[-1] < 2**31 \
+            else offsets
+        columns = np.fromiter(features.vocabulary_.values(), dtype=np.int64, count=len(names))
+        if kind != "fit":  # fit numbers the sorted strings 0, 1, ...: nothing to store
+            arrays["features:columns"] = columns
     return {"template": template, "template_": entries, "vocabulary": kind,
             "n_features": int(features.n_features), "n_columns_": int(features.n_columns_),
             "n_features_": int(features.n_features_), "min_count": int(features.min_count)}
@@ -117,7 +123,9 @@ def load_tagger(path, meta, arrays):
             feature_arrays[key] = value
         elif key != "__meta__":
             raise ModelFileError(f"{path}: array {key!r} belongs to no part of the tagger.")
-    model = load_estimator(path, model_meta, model_arrays)
+    # the part is read as a file of the tagger's format (tagger_meta moved its version up)
+    model = load_estimator(path, {**model_meta, "format_version": meta["format_version"]},
+                           model_arrays)
     features, parameters = _unpack_features(path, parts["features"], feature_arrays)
     if model.n_features_in_ != features.n_features_:
         fail(path, "parts.model", f"reads {model.n_features_in_} features, but the tagger's "
@@ -186,6 +194,8 @@ def _vocabulary(file, arrays, kind, n_features, n_features_):
     path = file.path
     stored = set(arrays)
     expected = set() if kind == "hash" else set(_VOCABULARY_ARRAYS)
+    if kind == "fit" and "features:columns" not in stored:
+        expected.discard("features:columns")  # since format 3: 0, 1, ... by sorted strings
     if stored != expected:
         missing, extra = sorted(expected - stored), sorted(stored - expected)
         fail(path, "parts.features", f"a {kind!r} vocabulary is stored as "
@@ -200,7 +210,8 @@ def _vocabulary(file, arrays, kind, n_features, n_features_):
         names = _strings(path, arrays["features:strings"], arrays["features:offsets"])
         # a column of the n_features_ features, one per string
         columns = Ints(len(names), 0, max(n_features_ - 1, 0)).check(
-            file, "features:columns", arrays["features:columns"])
+            file, "features:columns",
+            arrays.get("features:columns", np.arange(len(names), dtype=np.int64)))
         if names and n_features_ == 0:
             fail(path, "features:columns", "names columns of a vocabulary of 0 features")
         if kind == "fit":  # fit numbers the strings in sorted order
@@ -227,10 +238,11 @@ def _strings(path, strings, offsets):
     if strings.dtype != np.uint8 or strings.ndim != 1:
         fail(path, "features:strings", f"must be a 1-D array of bytes (uint8); got "
                                         f"{describe(strings)}")
-    if offsets.dtype != np.int64 or offsets.ndim != 1 or len(offsets) < 1 or offsets[0] != 0 \
+    if offsets.dtype not in (np.int32, np.int64) or offsets.ndim != 1 or len(offsets) < 1 \
+            or offsets[0] != 0 \
             or offsets[-1] != len(strings) or np.any(offsets[1:] < offsets[:-1]):
-        fail(path, "features:offsets", "must start at 0, never decrease and end at the length "
-                                        "of features:strings")
+        fail(path, "features:offsets", "must be int32 or int64, start at 0, never decrease "
+                                        "and end at the length of features:strings")
     data, cuts = strings.tobytes(), offsets.tolist()
     try:
         return [data[start:stop].decode("utf-8", "surrogatepass")

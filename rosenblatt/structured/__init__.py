@@ -6,13 +6,14 @@
 - :class:`SentenceFeatures` — sentences to a CSR matrix of token features, by an
   editable template.
 - :class:`SequenceTagger` — the two together: sentences and their labels in, a
-  label list per sentence out; saved to one model file with its features.
+  label list per sentence out (or the labels' marginals, or the n best sequences);
+  saved to one model file with its features.
 - :class:`DependencyParser` — an arc-factored (or second-order) dependency parser
   trained by the averaged structured perceptron on the one engine, with its
   relation labeller; :func:`attachment_scores` and :func:`relation_scores`
   score it (UAS, LAS, per relation).
 - :func:`token_accuracy`, :func:`chunk_scores`, :func:`conlleval_report` — the
-  metrics of tagging and chunking, with conlleval's rules.
+  metrics of tagging and chunking, with conlleval's rules (and BIOES's).
 
 Collins (2002), "Discriminative Training Methods for Hidden Markov Models: Theory
 and Experiments with Perceptron Algorithms", EMNLP.

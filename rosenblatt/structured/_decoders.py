@@ -16,7 +16,7 @@ its weights once, not each sentence).
 
 First order, projective: :func:`eisner` (Eisner, "Three New Probabilistic Models for
 Dependency Parsing: An Exploration", COLING 1996; the span formulation of McDonald,
-Crammer & Pereira, ACL 2005, Fig. 2). Each span ``[s, t]`` of the sentence has four
+Crammer & Pereira, ACL 2005). Each span ``[s, t]`` of the sentence has four
 best scores: *complete* spans, a head at one end whose subtree on that side is done
 (``complete_right[s, t]`` headed by ``s``, ``complete_left[s, t]`` by ``t``), and
 *incomplete* spans, whose two ends are joined by an arc and whose inside is not yet
@@ -30,14 +30,14 @@ closed (``incomplete_right[s, t]`` holds ``s → t``, ``incomplete_left[s, t]`` 
 
 O(n³) time, O(n²) space; the tree is ``complete_right[0, n]``. The root takes one child
 by restricting the spans that start at 0 (the usual trick, e.g. Zmigrod, Vieira &
-Cotterell, "Please Mind the Root", EMNLP 2020, Section 4): ``incomplete_right[0, t]``
+Cotterell, "Please Mind the Root", EMNLP 2020): ``incomplete_right[0, t]``
 only splits at ``r = 0`` (every word before ``t`` is then under ``t``),
 ``complete_right[0, t]`` exists only for the whole sentence ``t = n`` (so the root's
 one child ``r`` spans everything after it), and nothing has the root as a dependent.
 Exactly the single-root projective trees are then built, at no extra cost.
 
 Second order, projective: :func:`eisner_second_order` (McDonald & Pereira, "Online
-Learning of Approximate Dependency Parsing Algorithms", EACL 2006, Fig. 3). A fifth
+Learning of Approximate Dependency Parsing Algorithms", EACL 2006). A fifth
 table of *sibling* spans ``[s, t]`` joins two adjacent children ``s`` and ``t`` of a
 head outside the span (``s``'s right half and ``t``'s left half), so that an
 incomplete span adds its children one at a time from the head outward and can score
@@ -51,25 +51,33 @@ EMNLP 2005): every word takes its best head; a cycle among those choices is
 contracted into one node whose incoming arcs are rescored by what they displace in
 the cycle, until no cycle remains; the contractions are then undone last to first.
 It is written as a loop with explicit records of the contractions (numba compiles
-recursion over arrays only with declared signatures): O(n²) a contraction, O(n³) at
-worst. The single root: for each possible root child ``r``, the best tree is
-``score[0, r]`` plus the best arborescence of the words rooted at ``r``; the children
-are tried best bound first, where the bound of ``r`` adds ``score[0, r]`` to every other
-word's best head among the words, and a child is tried only when its bound can reach
-the best tree found (usually one or two are tried). Gabow & Tarjan's O(n²)
-constraint (Zmigrod et al. 2020) is faster in theory; at sentence lengths this takes
-well under a millisecond for 60 words.
+recursion over arrays only with declared signatures). A contraction of ``k`` nodes
+rescores the arcs into them and hands the new node the choices that pointed into the
+cycle (O(nk)), then chooses the new node's best head (O(n)); the cycles hold fewer
+than 2n nodes in all and finding one is O(n), so a sentence is O(n²) (Tarjan's
+bound, without his heaps): about half a millisecond for 100 words. The single root is
+the device of making the root's arcs costlier than any score (Gabow & Tarjan,
+J. Algorithms 1984; Zmigrod, Vieira & Cotterell 2020), done exactly: an arc weighs
+a triple compared in order, (root arcs, forbidden arcs, score), so that the best
+arborescence has one root arc (every tree has at least one), then the fewest ``-inf``
+arcs, then the best score; Chu–Liu–Edmonds holds for weights in any ordered group.
 
 Non-projective, second order: :func:`second_order_nonprojective`, McDonald & Pereira's
-approximate search (EACL 2006, Fig. 4): from the best projective tree, repeatedly make
+approximate search (EACL 2006): from the best projective tree, repeatedly make
 the one head change that raises the score most while the result stays a tree, until
 none raises it. A single change cannot move the root's child without making zero or
 two of them, so the root's child stays that of the projective tree.
 
+Without the constraint: :func:`eisner_any_roots` and :func:`arborescence_any_roots`,
+the same algorithms letting the root take any number of children, to measure how
+often the constraint changes the tree.
+
 Ties: every maximisation keeps the first best candidate of its loop (strict ``>``):
-in the charts the lowest split point ``r``, in :func:`chu_liu_edmonds` the lowest
-head index among equal incoming arcs and, between root children whose trees score
-the same, the lowest child; in the search the lowest ``d`` then the lowest new head.
+in the charts the lowest split point ``r``; in :func:`chu_liu_edmonds` each word
+first takes the lowest-numbered of its best heads, a cycle the lowest-numbered of its
+best entering nodes (a contracted cycle numbered after every word), and the member it
+is entered by is the first in the cycle's order among equal rescored arcs; in the
+search the lowest ``d`` then the lowest new head.
 The output is a deterministic function of the scores; among several best trees,
 which one is returned is defined by these loops, not by a simple order on trees.
 """
@@ -99,10 +107,11 @@ def _tables(size, count):
 
 
 @register_jitable
-def _complete(chart, back, s, t, last):
+def _complete(chart, back, s, t, last, one_root):
     """Fill the two complete spans ``[s, t]`` from shorter ones (both ``-inf`` when they
-    start at the root, but for the whole sentence ``complete_right[0, last]``)."""
-    if s > 0 or t == last:
+    start at the root, but for the whole sentence ``complete_right[0, last]``; and
+    ``complete_right[0, t]`` for every ``t`` when the root may take several children)."""
+    if s > 0 or t == last or not one_root:
         best, split = -np.inf, s + 1
         for r in range(s + 1, t + 1):
             value = chart[_INCOMPLETE_RIGHT, s, r] + chart[_COMPLETE_RIGHT, r, t]
@@ -119,7 +128,7 @@ def _complete(chart, back, s, t, last):
 
 
 @register_jitable
-def _first_order_chart(scores):
+def _first_order_chart(scores, one_root):
     size = scores.shape[0]
     chart, back = _tables(size, 4)
     for width in range(1, size):
@@ -127,7 +136,7 @@ def _first_order_chart(scores):
             t = s + width
             # the two halves meeting at r, best first; at the root only r = 0 (one child)
             best, split = chart[_COMPLETE_RIGHT, s, s] + chart[_COMPLETE_LEFT, s + 1, t], s
-            for r in range(s + 1, t if s > 0 else s + 1):
+            for r in range(s + 1, t if s > 0 or not one_root else s + 1):
                 value = chart[_COMPLETE_RIGHT, s, r] + chart[_COMPLETE_LEFT, r + 1, t]
                 if value > best:
                     best, split = value, r
@@ -136,7 +145,7 @@ def _first_order_chart(scores):
             if s > 0:  # the root is nobody's dependent
                 chart[_INCOMPLETE_LEFT, s, t] = best + scores[t, s]
                 back[_INCOMPLETE_LEFT, s, t] = split
-            _complete(chart, back, s, t, size - 1)
+            _complete(chart, back, s, t, size - 1, one_root)
     return chart, back
 
 
@@ -176,7 +185,7 @@ def _second_order_chart(arcs, siblings):
                         best, split = value, r
                 chart[_INCOMPLETE_LEFT, s, t] = best + arcs[t, s]
                 back[_INCOMPLETE_LEFT, s, t] = split
-            _complete(chart, back, s, t, size - 1)
+            _complete(chart, back, s, t, size - 1, True)
     return chart, back
 
 
@@ -184,7 +193,10 @@ def _second_order_chart(arcs, siblings):
 def _follow(back, size, second_order):
     """The heads of the tree ``complete_right[0, size-1]`` of a filled chart."""
     heads = np.full(size, -1, dtype=np.int64)
-    # each span pushes at most two, one of which is popped at once: depth < 2·size
+    # a span pushes its two parts and the second is popped at once, so the stack holds
+    # one pending part a level of the derivation, plus one; only a complete span may
+    # hand its very ends to a part (its incomplete one), every other step shortens the
+    # span: at most 2·size levels
     stack = np.zeros((2 * size + 2, 3), dtype=np.int64)
     stack[0, 0], stack[0, 1], stack[0, 2] = _COMPLETE_RIGHT, 0, size - 1
     top = 1
@@ -199,18 +211,19 @@ def _follow(back, size, second_order):
         elif kind == _COMPLETE_LEFT:
             first, second = (_COMPLETE_LEFT, s, r), (_INCOMPLETE_LEFT, r, t)
         elif kind == _SIBLING or not second_order:
+            # s's right half and t's left half, meeting at r (and the arc, if any)
             if kind == _INCOMPLETE_RIGHT:
                 heads[t] = s
             elif kind == _INCOMPLETE_LEFT:
                 heads[s] = t
             first, second = (_COMPLETE_RIGHT, s, r), (_COMPLETE_LEFT, r + 1, t)
-        elif kind == _INCOMPLETE_RIGHT:
+        elif kind == _INCOMPLETE_RIGHT:  # second order: t after r, or s's first child
             heads[t] = s
             if r == s:
                 first, second = (_COMPLETE_RIGHT, s, s), (_COMPLETE_LEFT, s + 1, t)
             else:
                 first, second = (_INCOMPLETE_RIGHT, s, r), (_SIBLING, r, t)
-        else:
+        else:  # second order, t → s: s after r, or t's first child on the left
             heads[s] = t
             if r == t:
                 first, second = (_COMPLETE_RIGHT, s, t - 1), (_COMPLETE_LEFT, t, t)
@@ -243,13 +256,28 @@ def eisner(scores):
     >>> eisner(scores).tolist()
     [-1, 2, 0, 2]
     """
-    _, back = _first_order_chart(scores)
+    _, back = _first_order_chart(scores, True)
+    return _follow(back, scores.shape[0], False)
+
+
+@jit(fastmath=False)
+def eisner_any_roots(scores):
+    """:func:`eisner` without the single-root constraint: the best projective tree,
+    however many words hang from the root (to measure how often the constraint
+    matters; UD trees have one).
+
+    >>> import numpy as np
+    >>> scores = np.zeros((3, 3)); scores[0, 1] = scores[0, 2] = 1.0
+    >>> eisner_any_roots(scores).tolist(), eisner(scores).tolist()
+    ([-1, 0, 0], [-1, 0, 1])
+    """
+    _, back = _first_order_chart(scores, False)
     return _follow(back, scores.shape[0], False)
 
 
 @jit(fastmath=False)
 def _eisner_tables(scores):
-    return _first_order_chart(scores)[0]
+    return _first_order_chart(scores, True)[0]
 
 
 def eisner_chart(scores):
@@ -305,31 +333,63 @@ def eisner_second_order(arc_scores, sibling_scores):
 
 # --------------------------------------------------------------------------------------
 # Chu–Liu–Edmonds
+#
+# An arc's weight is a triple compared in order: the root arcs it adds (fewer first,
+# counted only under the single-root constraint), the forbidden (-inf) arcs it adds
+# (fewer first), then its finite score (higher first). Sums and differences of triples
+# are taken part by part; the first two parts are small integers, exact in float64.
+# Chu–Liu–Edmonds is correct for weights in any ordered abelian group, and a tree's
+# triple is (its root arcs, its forbidden arcs, the sum of its other scores): the best
+# triple has one root arc (every tree has one at least, and one suffices), the fewest
+# forbidden arcs, and then the best score. This is the "subtract a large constant from
+# the root's arcs" device (Gabow & Tarjan 1984; Zmigrod, Vieira & Cotterell 2020) made
+# exact, and -inf never meets -inf in a difference (which would be NaN).
 
 
 @register_jitable
-def _arborescence(weights, root, parent, work):
+def _better(work, u, v, x, y):
+    """Whether the arc ``u → v`` weighs more than ``x → y`` (see above)."""
+    roots, forbidden, W = work[9], work[10], work[0]
+    if roots[u, v] != roots[x, y]:
+        return roots[u, v] < roots[x, y]
+    if forbidden[u, v] != forbidden[x, y]:
+        return forbidden[u, v] < forbidden[x, y]
+    return W[u, v] > W[x, y]
+
+
+@register_jitable
+def _choose_head(work, v, n_nodes):
+    """``best_in[v]``: the live node of the best arc into ``v``, the lowest on ties."""
+    owner, best_in = work[4], work[3]
+    chosen = -1
+    for u in range(n_nodes):
+        if owner[u] < 0 and u != v and (chosen < 0 or _better(work, u, v, chosen, v)):
+            chosen = u
+    best_in[v] = chosen
+
+
+@register_jitable
+def _arborescence(weights, root, parent, work, one_root):
     """The maximum spanning arborescence of the complete graph ``weights[u, v]`` on
-    ``m`` nodes rooted at ``root``: ``parent[v]`` receives ``v``'s head
-    (``parent[root] = -1``). ``work`` holds arrays of ``2m`` nodes (the cycles add at
-    most ``m - 1``); see the module docstring for the algorithm."""
-    W, arc_head, arc_dep, best_in, owner, mark, members, first_member, base = work
+    ``m`` nodes rooted at ``root``, with one root child if ``one_root``: ``parent[v]``
+    receives ``v``'s head (``parent[root] = -1``). ``work`` holds arrays of ``2m``
+    nodes (the cycles add at most ``m - 1``); see the module docstring."""
+    W, arc_head, arc_dep, best_in, owner, mark, members, first_member, base = work[:9]
+    roots, forbidden, base_roots, base_forbidden = work[9], work[10], work[11], work[12]
     m = weights.shape[0]
     for u in range(m):
         for v in range(m):
-            W[u, v] = weights[u, v] if u != v else -np.inf
+            value = weights[u, v] if u != v else -np.inf
+            forbidden[u, v] = 1.0 if value == -np.inf else 0.0
+            W[u, v] = 0.0 if value == -np.inf else value
+            roots[u, v] = 1.0 if one_root and u == root else 0.0
             arc_head[u, v], arc_dep[u, v] = u, v  # the original arc an arc stands for
     owner[:] = -1  # the cycle node a node was contracted into
     n_nodes, n_cycles, n_members = m, 0, 0
+    for v in range(m):  # every node takes its best head (the lowest on ties)
+        if v != root:
+            _choose_head(work, v, n_nodes)
     while True:
-        for v in range(n_nodes):  # every live node takes its best head (lowest on ties)
-            if owner[v] >= 0 or v == root:
-                continue
-            chosen = -1
-            for u in range(n_nodes):
-                if owner[u] < 0 and u != v and (chosen < 0 or W[u, v] > W[chosen, v]):
-                    chosen = u
-            best_in[v] = chosen
         # a cycle among those choices: walk up from each node, marking the walk
         mark[:n_nodes] = -1
         cycle = -1
@@ -354,31 +414,40 @@ def _arborescence(weights, root, parent, work):
             members[n_members] = node
             n_members += 1
             owner[node] = c
-            # an arc into the cycle replaces the cycle arc into its end; -inf − -inf
-            # would be NaN, and a node whose arcs in are all -inf costs -inf anyway
-            base[node] = W[best_in[node], node] if W[best_in[node], node] > -np.inf else 0.0
-            node = best_in[node]
+            # an arc into the cycle at ``node`` replaces the cycle's arc into ``node``
+            chosen = best_in[node]
+            base[node], base_roots[node] = W[chosen, node], roots[chosen, node]
+            base_forbidden[node] = forbidden[chosen, node]
+            node = chosen
             if node == cycle:
                 break
         first_member[n_cycles + 1] = n_members
-        for u in range(c + 1):
-            W[u, c] = W[c, u] = -np.inf
         for u in range(c):
             if owner[u] >= 0:
                 continue
             into, out = -1, -1
             for k in range(first_member[n_cycles], n_members):
                 v = members[k]
-                if into < 0 or W[u, v] - base[v] > W[u, into] - base[into]:
+                # rescore u → v in place: no other contraction reads it again
+                W[u, v] -= base[v]
+                roots[u, v] -= base_roots[v]
+                forbidden[u, v] -= base_forbidden[v]
+                if into < 0 or _better(work, u, v, u, into):
                     into = v
-                if out < 0 or W[v, u] > W[out, u]:
+                if out < 0 or _better(work, v, u, out, u):
                     out = v
-            W[u, c] = W[u, into] - base[into]
+            W[u, c], roots[u, c], forbidden[u, c] = W[u, into], roots[u, into], \
+                forbidden[u, into]
             arc_head[u, c], arc_dep[u, c] = arc_head[u, into], arc_dep[u, into]
-            if u != root:
-                W[c, u] = W[out, u]
-                arc_head[c, u], arc_dep[c, u] = arc_head[out, u], arc_dep[out, u]
+            W[c, u], roots[c, u], forbidden[c, u] = W[out, u], roots[out, u], forbidden[out, u]
+            arc_head[c, u], arc_dep[c, u] = arc_head[out, u], arc_dep[out, u]
         n_cycles += 1
+        # the cycle's best head; the nodes whose head was in the cycle now have c, which
+        # weighs as much (no other arc into them changed)
+        _choose_head(work, c, n_nodes)
+        for v in range(c):
+            if owner[v] < 0 and v != root and owner[best_in[v]] == c:
+                best_in[v] = c
     # undo the contractions, last first: ``mark[v]`` becomes the original word that the
     # arc chosen into node v enters
     parent[root] = -1
@@ -408,14 +477,15 @@ def _arborescence_work(m):
             np.empty((size, size), dtype=np.int64), np.zeros(size, dtype=np.int64),
             np.full(size, -1, dtype=np.int64), np.full(size, -1, dtype=np.int64),
             np.zeros(size, dtype=np.int64), np.zeros(size + 1, dtype=np.int64),
+            np.zeros(size), np.empty((size, size)), np.empty((size, size)), np.zeros(size),
             np.zeros(size))
 
 
 @jit(fastmath=False)
 def chu_liu_edmonds(scores):
     """The best tree with one root child under arc scores, projective or not: the
-    maximum spanning arborescence for each root child that may win (see the module
-    docstring).
+    maximum spanning arborescence with the root's arcs made costly beyond any score
+    (see the module docstring).
 
     Parameters
     ----------
@@ -425,8 +495,8 @@ def chu_liu_edmonds(scores):
     Returns
     -------
     heads : int64 ndarray (n + 1,)
-        ``heads[0] = -1``; its :func:`~._trees.tree_score` is the greatest of all
-        single-root trees (the sums compared are those of ``tree_score``, in its order).
+        ``heads[0] = -1``; a tree of the greatest ``Σ_d scores[heads[d], d]`` among
+        those with one root child (with ``-inf`` arcs: one with the fewest of them).
 
     >>> import numpy as np
     >>> scores = np.zeros((5, 5))
@@ -434,43 +504,26 @@ def chu_liu_edmonds(scores):
     >>> chu_liu_edmonds(scores).tolist()
     [-1, 4, 0, 2, 2]
     """
-    size = scores.shape[0]
-    n = size - 1
-    heads = np.full(size, -1, dtype=np.int64)
-    if n == 0:
-        return heads
-    # the root child r's bound: score[0, r] plus each other word's best head among the
-    # words, summed in tree_score's order; a tree's terms are each no larger and
-    # floating-point addition is monotone, so no tree rooted at r scores more
-    best_word_head = np.full(size, -np.inf)
-    for d in range(1, size):
-        for h in range(1, size):
-            if h != d and scores[h, d] > best_word_head[d]:
-                best_word_head[d] = scores[h, d]
-    bound = np.zeros(n)
-    for r in range(1, size):
-        total = 0.0
-        for d in range(1, size):
-            total += scores[0, r] if d == r else best_word_head[d]
-        bound[r - 1] = total
-    words = scores[1:, 1:].copy()
-    work = _arborescence_work(n)
-    parent = np.zeros(n, dtype=np.int64)
-    trial = np.full(size, -1, dtype=np.int64)
-    no_siblings = np.zeros((0, 0, 0))
-    best, best_child = -np.inf, -1
-    for index in np.argsort(-bound, kind="mergesort"):  # best bound first, then lowest r
-        r = index + 1
-        if best_child > 0 and (bound[index] < best or bound[index] == best and r > best_child):
-            continue  # cannot beat the best tree, nor tie it with a lower root child
-        _arborescence(words, index, parent, work)
-        for d in range(1, size):
-            trial[d] = parent[d - 1] + 1
-        trial[r] = 0
-        value = tree_score(trial, scores, no_siblings)
-        if best_child < 0 or value > best or value == best and r < best_child:
-            best, best_child = value, r
-            heads[:] = trial
+    heads = np.full(scores.shape[0], -1, dtype=np.int64)
+    if scores.shape[0] > 1:
+        _arborescence(scores, 0, heads, _arborescence_work(scores.shape[0]), True)
+    return heads
+
+
+@jit(fastmath=False)
+def arborescence_any_roots(scores):
+    """:func:`chu_liu_edmonds` without the single-root constraint: the maximum
+    spanning arborescence rooted at 0, however many words hang from the root (to
+    measure how often the constraint matters; UD trees have one).
+
+    >>> import numpy as np
+    >>> scores = np.zeros((3, 3)); scores[0, 1] = scores[0, 2] = 1.0
+    >>> arborescence_any_roots(scores).tolist(), chu_liu_edmonds(scores).tolist()
+    ([-1, 0, 0], [-1, 0, 1])
+    """
+    heads = np.full(scores.shape[0], -1, dtype=np.int64)
+    if scores.shape[0] > 1:
+        _arborescence(scores, 0, heads, _arborescence_work(scores.shape[0]), False)
     return heads
 
 
@@ -479,47 +532,48 @@ def chu_liu_edmonds(scores):
 
 
 @register_jitable
-def _neighbours(heads, h, d):
-    """The children of ``h`` just before and after ``d`` on ``d``'s side, going outward
-    (``h`` when none before, -1 when none after); ``d`` itself is not counted."""
-    step = 1 if d > h else -1
-    before = h
-    c = d - step
-    while c != h:
-        if heads[c] == h:
-            before = c
-            break
-        c -= step
-    after = -1
-    c = d + step
-    while 0 < c < heads.shape[0]:
-        if heads[c] == h:
-            after = c
-            break
-        c += step
-    return before, after
+def _index_tree(heads, ancestor, before, after):
+    """Tables that make each candidate change O(1), rebuilt once a change (O(n²)):
+    ``ancestor[x, y]`` whether ``y`` is ``x`` or above it; ``before[h, p]`` the last
+    child of ``h`` left of position ``p`` and ``after[h, p]`` the first one right of
+    it (-1 for none)."""
+    size = heads.shape[0]
+    ancestor[:] = False
+    for x in range(size):
+        y = x
+        while y >= 0:
+            ancestor[x, y] = True
+            y = heads[y]
+    for h in range(size):
+        last = -1
+        for p in range(size):
+            before[h, p] = last
+            if p > 0 and heads[p] == h:
+                last = p
+        last = -1
+        for p in range(size - 1, -1, -1):
+            after[h, p] = last
+            if p > 0 and heads[p] == h:
+                last = p
 
 
 @register_jitable
-def _sibling_change(heads, siblings, h, d, sign):
+def _sibling_change(siblings, before, after, h, d, sign):
     """What adding (``sign = 1``) or removing (``-1``) ``d`` as a child of ``h`` adds to
-    the sibling factors of ``h``'s children."""
+    the sibling factors of ``h``'s children: ``d`` goes between the child of ``h``
+    next to it towards ``h`` (or ``h`` itself) and the next one outward (if any)."""
     if siblings.shape[0] == 0:
         return 0.0
-    before, after = _neighbours(heads, h, d)
-    change = siblings[h, before, d]
-    if after >= 0:
-        change += siblings[h, d, after] - siblings[h, before, after]
+    if d > h:
+        inner, outer = max(before[h, d], h), after[h, d]
+    else:
+        inner, outer = after[h, d], before[h, d]
+        if inner < 0 or inner > h:
+            inner = h
+    change = siblings[h, inner, d]
+    if outer >= 0:
+        change += siblings[h, d, outer] - siblings[h, inner, outer]
     return sign * change
-
-
-@register_jitable
-def _descends(heads, node, ancestor):
-    while node > 0:
-        if node == ancestor:
-            return True
-        node = heads[node]
-    return False
 
 
 @jit(fastmath=False)
@@ -539,19 +593,23 @@ def hill_climb(heads, arc_scores, sibling_scores):
     size = heads.shape[0]
     current = tree_score(heads, arc_scores, sibling_scores)
     trial = heads.copy()
+    ancestor = np.zeros((size, size), dtype=np.bool_)
+    before = np.zeros((size, size), dtype=np.int64)
+    after = np.zeros((size, size), dtype=np.int64)
     while True:
+        _index_tree(heads, ancestor, before, after)
         gain, moved, new_head = 0.0, -1, -1
         for d in range(1, size):
             old = heads[d]
             if old == 0:
                 continue  # the root's only child: a new head would leave no root child
-            leaving = (_sibling_change(heads, sibling_scores, old, d, -1)
+            leaving = (_sibling_change(sibling_scores, before, after, old, d, -1)
                        - arc_scores[old, d])
             for h in range(1, size):
-                if h == old or h == d or _descends(heads, h, d):
-                    continue  # no change, or a cycle
+                if h == old or ancestor[h, d]:
+                    continue  # no change, or d itself or below it: a cycle
                 value = (leaving + arc_scores[h, d]
-                         + _sibling_change(heads, sibling_scores, h, d, 1))
+                         + _sibling_change(sibling_scores, before, after, h, d, 1))
                 if value > gain:
                     gain, moved, new_head = value, d, h
         if moved < 0:

@@ -26,6 +26,20 @@ and end it at the same token. A sentence boundary (between the sentences of a
 nested input) is read as conlleval reads a blank line: a token tagged ``O`` in both
 columns that is not counted. One more quirk kept: Perl reads the type ``"0"`` as
 false, so ``B-0`` has type ``""``.
+
+**BIOES** (also called IOBES: ``B-`` begins a chunk of several tokens, ``I-``
+continues it, ``E-`` ends it, ``S-`` is a chunk of one token) is scored by its own
+rules with ``scheme="bioes"``, and by default (``scheme="auto"``) whenever the
+tags, gold and predicted together, hold an ``S-`` prefix or both ``B-`` and ``E-``
+(IOB1, IOB2 and IOE never do): a chunk is ``S-X``, or ``B-X`` followed by any
+``I-X`` and then ``E-X``, all of one type, within a sentence. A malformed run is
+read as seqeval reads IOBES in its strict mode (``mode="strict",
+scheme=IOBES``): it is no chunk at all, neither right nor wrong; ``B-X`` not
+closed by ``E-X`` (``B-X I-X O``, ``B-X S-X``), a lone ``I-X`` or ``E-X``, and a
+type change inside (``B-X E-Y``) each make none, and the next ``B-`` or ``S-``
+starts afresh. Token accuracy counts equal tags, as conlleval does.
+``scheme="iob1"`` and ``"iob2"`` (and ``"auto"`` on other tags) are conlleval's
+rules above, which read both.
 """
 
 import numpy as np
@@ -57,14 +71,21 @@ def _same(a, b):
     return a == b
 
 
-def chunk_scores(y_true, y_pred):
-    """Per-type and overall chunk precision, recall and F1, by conlleval's rules.
+def chunk_scores(y_true, y_pred, *, scheme="auto"):
+    """Per-type and overall chunk precision, recall and F1, by conlleval's rules
+    (IOB1, IOB2, IOE) or BIOES's.
 
     Parameters
     ----------
     y_true, y_pred : list of str, or list of list of str
         Gold and predicted chunk tags (``B-NP``, ``I-NP``, ``O``, …), flat (one
         sequence) or one list per sentence (a chunk never crosses a sentence).
+    scheme : {"auto", "iob1", "iob2", "bioes"}, default="auto"
+        How tags make chunks: ``"bioes"`` by BIOES's rules (``S-PER S-PER`` is two
+        chunks; a malformed run none, as seqeval's strict mode reads it),
+        ``"iob1"`` and ``"iob2"`` by conlleval's; ``"auto"`` picks ``"bioes"``
+        when the tags hold an ``S-`` prefix or both ``B-`` and ``E-``, else
+        conlleval's (see the module docstring).
 
     Returns
     -------
@@ -83,8 +104,15 @@ def chunk_scores(y_true, y_pred):
     (0.5, 1.0, 0.0)
     >>> round(scores["micro avg"]["f1"], 4), scores["micro avg"]["accuracy"]
     (0.5, 0.75)
+
+    BIOES: two one-token chunks against one chunk of two tokens:
+
+    >>> chunk_scores(["S-PER", "S-PER"], ["B-PER", "E-PER"])["PER"]["support"]
+    2
+    >>> chunk_scores(["S-PER", "S-PER"], ["B-PER", "E-PER"])["PER"]["predicted"]
+    1
     """
-    counts = _count(y_true, y_pred)
+    counts = _count(y_true, y_pred, scheme)
     result = {}
     for kind in sorted(set(counts["gold"]) | set(counts["guessed"])):
         result[kind] = _scores(counts["correct"].get(kind, 0), counts["gold"].get(kind, 0),
@@ -104,8 +132,9 @@ def _scores(correct, gold, guessed):
             "predicted": guessed, "correct": correct}
 
 
-def conlleval_report(y_true, y_pred):
-    """conlleval's text report, character for character (without ``-l``/``-r``).
+def conlleval_report(y_true, y_pred, *, scheme="auto"):
+    """conlleval's text report, character for character (without ``-l``/``-r``);
+    the chunks are counted by ``scheme``, as :func:`chunk_scores` counts them.
 
     >>> print(conlleval_report([["B-NP", "I-NP", "O", "B-VP"]],
     ...                        [["B-NP", "I-NP", "O", "B-NP"]]), end="")
@@ -114,7 +143,7 @@ def conlleval_report(y_true, y_pred):
                    NP: precision:  50.00%; recall: 100.00%; FB1:  66.67  2
                    VP: precision:   0.00%; recall:   0.00%; FB1:   0.00  0
     """
-    counts = _count(y_true, y_pred)
+    counts = _count(y_true, y_pred, scheme)
     tokens, right_tags = counts["tokens"], counts["right_tags"]
     correct_chunk = sum(counts["correct"].values())
     found_correct = sum(counts["gold"].values())
@@ -195,14 +224,74 @@ _ENDS = {("B", "B"), ("B", "O"), ("I", "B"), ("I", "O"), ("E", "E"), ("E", "I"),
 _STARTS = {("B", "B"), ("I", "B"), ("O", "B"), ("O", "I"), ("E", "E"), ("E", "I"), ("O", "E")}
 
 
-def _count(y_true, y_pred):
+#: the values of ``scheme``; the ones conlleval's rules read
+SCHEMES = ("auto", "iob1", "iob2", "bioes")
+_BIOES_PREFIXES = frozenset("BIESO")
+
+
+def _count(y_true, y_pred, scheme):
+    """The counts of the scheme's chunks: correct / in gold / guessed per type,
+    tags right, tokens."""
+    if not isinstance(scheme, str) or scheme not in SCHEMES:
+        raise ValueError(f"scheme must be one of {', '.join(map(repr, SCHEMES))}; got "
+                         f"{scheme!r}.")
+    pairs = _chunk_tags(_pairs(y_true, y_pred))
+    if scheme == "auto":
+        prefixes = {_split(tag)[0] for gold, guess in pairs for tag in (*gold, *guess)}
+        scheme = "bioes" if "S" in prefixes or {"B", "E"} <= prefixes else "iob2"
+    return _count_bioes(pairs) if scheme == "bioes" else _count_conlleval(pairs)
+
+
+def _bioes_chunks(tags):
+    """The chunks ``(first, last, type)`` of one sentence's BIOES tags, read as
+    seqeval's strict mode reads IOBES: ``S-X``, or ``B-X I-X… E-X``; anything else
+    is part of no chunk."""
+    split = [_split(tag) for tag in tags]
+    for tag, (prefix, _) in zip(tags, split):
+        if prefix not in _BIOES_PREFIXES or (prefix == "O" and tag != "O"):
+            raise ValueError(f"scheme='bioes' reads the tags B-X, I-X, E-X, S-X and O; got "
+                             f"{tag!r}. Pass the scheme the tags are in.")
+    chunks, i = set(), 0
+    while i < len(split):
+        prefix, kind = split[i]
+        if prefix == "S":
+            chunks.add((i, i, kind))
+        elif prefix == "B":
+            j = i + 1
+            while j < len(split) and split[j] == ("I", kind):
+                j += 1
+            if j < len(split) and split[j] == ("E", kind):
+                chunks.add((i, j, kind))
+                i = j
+            else:
+                i = j - 1  # not closed: no chunk; the token after the run starts afresh
+        i += 1
+    return chunks
+
+
+def _count_bioes(pairs):
+    correct, gold_found, guessed_found = {}, {}, {}
+    right_tags = tokens = 0
+    for gold, guess in pairs:
+        gold_chunks, guess_chunks = _bioes_chunks(gold), _bioes_chunks(guess)
+        for chunks, found in ((gold_chunks, gold_found), (guess_chunks, guessed_found),
+                              (gold_chunks & guess_chunks, correct)):
+            for _, _, kind in chunks:
+                found[kind] = found.get(kind, 0) + 1
+        right_tags += sum(map(_same, gold, guess))
+        tokens += len(gold)
+    return {"correct": correct, "gold": gold_found, "guessed": guessed_found,
+            "right_tags": right_tags, "tokens": tokens}
+
+
+def _count_conlleval(pairs):
     """Run conlleval's main loop over the tokens (and boundaries) and return its
     counts: chunks correct / in gold / guessed per type, tags right, tokens."""
     correct, gold_found, guessed_found = {}, {}, {}
     right_tags = tokens = 0
     in_correct = False
     last_gold, last_guess, last_gold_type, last_guess_type = "O", "O", "", ""
-    for gold_tag, guess_tag in _stream(_chunk_tags(_pairs(y_true, y_pred))):
+    for gold_tag, guess_tag in _stream(pairs):
         if gold_tag is _BOUNDARY:
             gold, gold_type, guess, guess_type = "O", "", "O", ""
         else:

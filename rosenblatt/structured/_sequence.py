@@ -13,7 +13,7 @@ of the compiled :func:`~._viterbi.sequence_epoch` over the sentences in the
 epoch's order.
 """
 
-import os
+import itertools
 import threading
 from dataclasses import dataclass
 
@@ -22,6 +22,7 @@ import numpy as np
 from sklearn.metrics import accuracy_score
 from sklearn.utils.validation import check_is_fitted
 
+from .._config import physical_memory
 from .._validation import (
     check_classes,
     check_lengths,
@@ -37,6 +38,7 @@ from ..base._file_form import Floats
 from ..base._linear import PARALLEL_SCORING_CELLS
 from ..base._registry import register
 from ..linear_model._averaged import Averaging
+from ._forward_backward import forward_backward_batch, nbest_batch
 from ._viterbi import sequence_epoch, viterbi_batch, viterbi_batch_parallel
 
 
@@ -85,7 +87,7 @@ class SequenceLearner(Learner):
 
     _reads_fitted = ("n_features_in_",)
     #: a row per label, and the transitions instead of biases (see base._file_form)
-    published_form = {"coef_": Floats("classes", "features").needed(),
+    published_form = {"coef_": Floats("classes", "features").needed().sparse(),
                       "transitions_": Floats("classes", "classes").needed(),
                       "start_transitions_": Floats("classes").needed()}
 
@@ -330,14 +332,8 @@ class SequencePerceptron(PerceptronClassifier):
         -------
         ndarray of shape (n_tokens,)
         """
-        check_is_fitted(self)
-        X = validate_X(self, X, reset=False)
-        lengths = check_lengths(lengths, X.shape[0])
-        bounds = _bounds(lengths)
-        self._check_path_scores(X, lengths)
+        X, bounds, weights = self._decoding(X, lengths)
         codes = np.empty(X.shape[0], dtype=np.intp)
-        weights = (np.ascontiguousarray(self.coef_.T), np.ascontiguousarray(self.transitions_),
-                   np.ascontiguousarray(self.start_transitions_))
         threads = numba.get_num_threads()
         # the Viterbi steps cost K² a token; numba's parallel kernels only from the main
         # thread (two at once abort the process: see rosenblatt.base._linear)
@@ -348,6 +344,107 @@ class SequencePerceptron(PerceptronClassifier):
         else:
             viterbi_batch(kernel_view(X), bounds, *weights, codes)
         return self.classes_[codes]
+
+    def predict_marginals(self, X, lengths):
+        """The probability of every label on every token: the marginals of the
+        model's Gibbs distribution, by forward–backward.
+
+        The scores of the label paths of a sentence are read as a distribution at
+        temperature 1, ``p(y | x) = exp(score(y)) / Σ_y' exp(score(y'))`` (a
+        linear-chain CRF with this model's weights), and each token gets
+        ``p(y_t = k | x)``, summed over every path, computed exactly (in log space,
+        so no score overflows). A perceptron is trained to rank the right path
+        first, not to give calibrated probabilities: its weights have no natural
+        scale (training longer makes them larger, and these marginals sharper), so
+        read them as the model's confidence, ordered like its scores, not as
+        frequencies. Where a marginal's argmax differs from :meth:`predict`'s
+        label, the best path and the best labels one by one disagree.
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_tokens, n_features)
+        lengths : array-like of int
+
+        Returns
+        -------
+        ndarray of shape (n_tokens, n_classes)
+            Row ``t``, column ``k``: the probability of ``classes_[k]`` on token
+            ``t``; every row sums to 1.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from rosenblatt.structured import SequencePerceptron
+        >>> X = np.eye(3)[[0, 1, 2, 0, 2]]          # words: the, dog, barks | the, barks
+        >>> y = ["DET", "NOUN", "VERB", "DET", "VERB"]
+        >>> model = SequencePerceptron(shuffle="none").fit(X, y, lengths=[3, 2])
+        >>> p = model.predict_marginals(np.eye(3)[[0, 1]], lengths=[2])
+        >>> model.classes_.tolist(), np.round(p, 3).tolist()
+        (['DET', 'NOUN', 'VERB'], [[0.894, 0.02, 0.085], [0.014, 0.761, 0.225]])
+        """
+        X, bounds, weights = self._decoding(X, lengths)
+        marginals = np.empty((X.shape[0], len(self.classes_)))
+        forward_backward_batch(kernel_view(X), bounds, *weights, marginals,
+                               np.empty(len(bounds) - 1))
+        return marginals
+
+    def predict_nbest(self, X, lengths, n=5):
+        """The ``n`` best label paths of each sentence and their scores, best first
+        (exact k-best Viterbi).
+
+        A sentence of ``m`` tokens has ``K^m`` paths; fewer than ``n`` are returned
+        when it has fewer. The first is :meth:`predict`'s path, and paths of equal
+        score come in a fixed order (the path of :meth:`predict` wins every tie the
+        way Viterbi breaks it).
+
+        Parameters
+        ----------
+        X : array-like or CSR matrix of shape (n_tokens, n_features)
+        lengths : array-like of int
+        n : int, default=5
+            Paths per sentence, ``n >= 1``.
+
+        Returns
+        -------
+        list of list of (ndarray, float)
+            Per sentence, up to ``n`` pairs of a path (its labels, one per token)
+            and its score ``T0[y_0] + Σ_t x_t · W[:, y_t] + Σ T[y_{t-1}, y_t]``, in
+            decreasing order of score.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from rosenblatt.structured import SequencePerceptron
+        >>> X = np.eye(3)[[0, 1, 2, 0, 2]]          # words: the, dog, barks | the, barks
+        >>> y = ["DET", "NOUN", "VERB", "DET", "VERB"]
+        >>> model = SequencePerceptron(shuffle="none").fit(X, y, lengths=[3, 2])
+        >>> [(path.tolist(), score) for path, score in
+        ...  model.predict_nbest(np.eye(3)[[0, 1]], lengths=[2], n=3)[0]]
+        [(['DET', 'NOUN'], 3.5), (['DET', 'VERB'], 2.25), (['VERB', 'NOUN'], 1.0)]
+        """
+        if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"n must be a whole number >= 1 (the paths to return per "
+                             f"sentence); got {n!r}.")
+        X, bounds, weights = self._decoding(X, lengths)
+        n = int(n)
+        paths = np.empty((X.shape[0], n), dtype=np.intp)
+        scores = np.empty((len(bounds) - 1, n))
+        found = np.empty(len(bounds) - 1, dtype=np.intp)
+        nbest_batch(kernel_view(X), bounds, *weights, paths, scores, found)
+        return [[(self.classes_[paths[start:stop, r]], float(scores[s, r]))
+                 for r in range(found[s])]
+                for s, (start, stop) in enumerate(itertools.pairwise(bounds))]
+
+    def _decoding(self, X, lengths):
+        """What every decoder reads, checked: ``X``, the sentence bounds, and the
+        weights ``(W, T, T0)`` as the kernels take them."""
+        check_is_fitted(self)
+        X = validate_X(self, X, reset=False)
+        lengths = check_lengths(lengths, X.shape[0])
+        self._check_path_scores(X, lengths)
+        weights = (np.ascontiguousarray(self.coef_.T), np.ascontiguousarray(self.transitions_),
+                   np.ascontiguousarray(self.start_transitions_))
+        return X, _bounds(lengths), weights
 
     def decision_function(self, X):
         """The emission scores ``coef_[k] · x`` of every label on every token (the
@@ -409,14 +506,6 @@ class SequencePerceptron(PerceptronClassifier):
         tags = super().__sklearn_tags__()
         tags.target_tags.required = True
         return tags
-
-
-def physical_memory():
-    """Bytes of memory this machine has, or None where the system does not say."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (AttributeError, ValueError, OSError):  # not a POSIX system that tells
-        return None
 
 
 def _check_memory(n_features, n_labels, average, n_shards=1):

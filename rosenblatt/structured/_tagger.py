@@ -22,7 +22,9 @@ class SequenceTagger(BaseEstimator):
     """Label the tokens of sentences: token features, then the structured perceptron.
 
     ``fit(sentences, labels)`` learns the features' vocabulary and the model;
-    ``predict(sentences)`` returns a list of labels per sentence. The pair is one
+    ``predict(sentences)`` returns a list of labels per sentence,
+    ``predict_marginals`` a probability per label and token, ``predict_nbest`` the
+    best label sequences with their scores. The pair is one
     estimator, and :func:`rosenblatt.io.save` writes it to one file (the template
     as its entry strings, the vocabulary as arrays, the model as a model file
     holds a :class:`SequencePerceptron`), which :func:`rosenblatt.io.load` reads
@@ -114,17 +116,93 @@ class SequenceTagger(BaseEstimator):
         list of list of str
             One list of labels per sentence, as long as the sentence.
         """
+        return self._per_sentence(sentences, lambda X, lengths: _split(
+            self.model_.predict(X, lengths=lengths).tolist(), lengths))
+
+    def predict_marginals(self, sentences):
+        """The probability of every label on every token, as a dict per token
+        (python-crfsuite's ``Tagger.marginal`` for every label at once).
+
+        These are the marginals of the model's Gibbs distribution at temperature 1
+        (:meth:`SequencePerceptron.predict_marginals`): exact for the path scores,
+        but a perceptron is not trained to make them calibrated probabilities;
+        read them as confidence, not frequencies.
+
+        Parameters
+        ----------
+        sentences : list of list of tokens
+
+        Returns
+        -------
+        list of list of dict
+            Per sentence, per token, ``{label: probability}`` over every label of
+            :attr:`classes_` (in that order), summing to 1.
+
+        Examples
+        --------
+        >>> from rosenblatt.structured import (SentenceFeatures, SequencePerceptron,
+        ...                                    SequenceTagger)
+        >>> tagger = SequenceTagger(SentenceFeatures(template=["word"]),
+        ...                         SequencePerceptron(shuffle="none")).fit(
+        ...     [["the", "dog"], ["a", "cat"]], [["DET", "NOUN"], ["DET", "NOUN"]])
+        >>> [{label: round(p, 3) for label, p in token.items()}
+        ...  for token in tagger.predict_marginals([["a", "dog"]])[0]]
+        [{'DET': 0.709, 'NOUN': 0.291}, {'DET': 0.047, 'NOUN': 0.953}]
+        """
+        def marginals(X, lengths):
+            labels = self.classes_.tolist()
+            rows = [dict(zip(labels, row)) for row in
+                    self._sequence_model().predict_marginals(X, lengths=lengths).tolist()]
+            return _split(rows, lengths)
+        return self._per_sentence(sentences, marginals)
+
+    def predict_nbest(self, sentences, n=5):
+        """The ``n`` best label sequences of each sentence with their scores, best
+        first (exact k-best Viterbi, :meth:`SequencePerceptron.predict_nbest`); the
+        first is :meth:`predict`'s.
+
+        Parameters
+        ----------
+        sentences : list of list of tokens
+        n : int, default=5
+
+        Returns
+        -------
+        list of list of (list of str, float)
+            Per sentence, up to ``n`` pairs of labels and score, in decreasing order
+            of score (an empty sentence: ``[([], 0.0)]``, its one empty path).
+
+        Examples
+        --------
+        >>> from rosenblatt.structured import (SentenceFeatures, SequencePerceptron,
+        ...                                    SequenceTagger)
+        >>> tagger = SequenceTagger(SentenceFeatures(template=["word"]),
+        ...                         SequencePerceptron(shuffle="none")).fit(
+        ...     [["the", "dog"], ["a", "cat"]], [["DET", "NOUN"], ["DET", "NOUN"]])
+        >>> tagger.predict_nbest([["a", "dog"]], n=2)
+        [[(['DET', 'NOUN'], 2.0), (['NOUN', 'NOUN'], 1.0)]]
+        """
+        def nbest(X, lengths):
+            return [[(path.tolist(), score) for path, score in paths]
+                    for paths in self._sequence_model().predict_nbest(X, lengths=lengths,
+                                                                      n=n)]
+        return self._per_sentence(sentences, nbest, empty=[([], 0.0)])
+
+    def _sequence_model(self):
+        """The fitted SequencePerceptron: the model, or the one ParameterMixing trained."""
+        return getattr(self.model_, "estimator_", self.model_)
+
+    def _per_sentence(self, sentences, decode, empty=()):
+        """``decode(X, lengths)``'s list of results per sentence for the sentences
+        with tokens; ``list(empty)`` for the others."""
         check_is_fitted(self, "model_")
         sentences = _sentences(sentences)
         kept = [sentence for sentence in sentences if len(sentence)]
-        predicted = []
+        decoded = []
         if kept:
-            X, lengths = self.features_.transform(kept)
-            flat = self.model_.predict(X, lengths=lengths).tolist()
-            ends = np.cumsum(lengths).tolist()
-            predicted = [flat[end - n:end] for n, end in zip(lengths.tolist(), ends)]
-        found = iter(predicted)
-        return [next(found) if len(sentence) else [] for sentence in sentences]
+            decoded = decode(*self.features_.transform(kept))
+        found = iter(decoded)
+        return [next(found) if len(sentence) else list(empty) for sentence in sentences]
 
     def score(self, sentences, labels):
         """Token accuracy of :meth:`predict` on labelled sentences.
@@ -140,6 +218,12 @@ class SequenceTagger(BaseEstimator):
     def classes_(self):
         check_is_fitted(self, "model_")
         return self.model_.classes_
+
+
+def _split(flat, lengths):
+    """``flat`` (a list with an item per token) cut into a list per sentence."""
+    ends = np.cumsum(lengths).tolist()
+    return [flat[end - n:end] for n, end in zip(lengths.tolist(), ends)]
 
 
 def _pair(sentences, labels):

@@ -8,10 +8,10 @@ reaches 0 (no cycle); a UD tree has besides exactly one word whose head is 0
 (:func:`count_roots`). It is projective when no two arcs cross with the root drawn to
 the left of the words (:func:`is_projective`): for trees rooted at 0 this is the same
 as "every word between a head and its dependent descends from the head" (Kübler,
-McDonald & Nivre, *Dependency Parsing*, 2009, Def. 2.14 and Section 2.2.1).
+McDonald & Nivre, *Dependency Parsing*, 2009).
 
 Scores (McDonald & Pereira, "Online Learning of Approximate Dependency Parsing
-Algorithms", EACL 2006, Section 3): ``arc_scores[h, d]`` scores the arc ``h → d``;
+Algorithms", EACL 2006): ``arc_scores[h, d]`` scores the arc ``h → d``;
 ``sibling_scores[h, s, c]`` scores ``c`` being the next child of ``h`` after ``s`` on
 the same side of ``h``, going outward from ``h``, with ``s == h`` when ``c`` is the
 child of ``h`` closest to it on that side. :func:`tree_score` adds the arcs, then
