@@ -221,7 +221,7 @@ def test_no_command_is_one_line_on_stderr(capsys):
     assert "demo" in captured.out  # the help, as before
     assert captured.err.strip().splitlines() == [
         "rosenblatt: error: a command is needed, one of demo, train, predict, evaluate, "
-        "plot, animate, experiment, datasets, tag, warmup"]
+        "plot, animate, experiment, datasets, tag, parse, warmup"]
 
 
 OPTION_VALUES = {

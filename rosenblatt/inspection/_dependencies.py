@@ -32,8 +32,8 @@ class DependencyTreeDisplay:
     >>> import matplotlib; matplotlib.use("Agg")
     >>> display = DependencyTreeDisplay(["Dogs", "bark", "."], [2, 0, 2],
     ...                                 ["nsubj", "root", "punct"]).plot()
-    >>> [text.get_text() for text in display.ax_.texts][:4]
-    ['Dogs', 'bark', '.', 'nsubj']
+    >>> [text.get_text() for text in display.ax_.texts if text.get_text()]
+    ['Dogs', 'bark', '.', 'nsubj', 'root', 'punct']
     """
 
     def __init__(self, words, heads, relations, gold_heads=None, gold_relations=None):
