@@ -119,6 +119,33 @@ def check_label(path, label, file_format="auto"):
     return label
 
 
+def load_model_of(model, kind, description, maker):
+    """``model`` itself when it is a ``kind`` already, else the model saved in the
+    file ``model``, refused by name when it is of another kind (a classifier given
+    to ``tag``, a tagger to ``parse``).
+
+    >>> import pathlib, tempfile
+    >>> from rosenblatt import Perceptron
+    >>> from rosenblatt.io import save
+    >>> from rosenblatt.structured import SequenceTagger
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "perceptron.npz"
+    >>> save(Perceptron().fit([[0], [1]], [0, 1]), path)
+    >>> load_model_of(path, SequenceTagger, "a tagger", "rosenblatt tag train")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ValueError: ...perceptron.npz: a Perceptron model, not a tagger; 'rosenblatt tag train' makes one
+    """
+    from ..io import load
+
+    if isinstance(model, kind):
+        return model
+    loaded = load(model)
+    if not isinstance(loaded, kind):
+        raise ValueError(f"{model}: a {type(loaded).__name__} model, not {description}; "
+                         f"'{maker}' makes one")
+    return loaded
+
+
 def load_classifier(path, command):
     """The classifier saved in ``path``, for ``rosenblatt COMMAND`` (predict,
     evaluate, plot, train --resume), which reads a matrix with a label per row; a

@@ -20,11 +20,11 @@ import numpy as np
 
 from ..datasets._conll import _text as file_text
 from ..datasets._conllu import ConlluFormatError, parse_conllu, write_conllu
-from ..io import load, save
+from ..io import save
 from ..structured import DependencyParser, attachment_scores, relation_scores
 from ..structured._parser import DECODERS
 from ..structured._trees import is_projective
-from ._common import check_output, positive_whole_number
+from ._common import check_output, load_model_of, positive_whole_number
 
 
 def read_treebank(path):
@@ -146,7 +146,7 @@ def evaluate_parser(parser, path):
     parser = _parser(parser)
     sentences, name = read_treebank(path)
     for sentence in sentences:
-        sentence.heads  # a treebank: every head given (the error names the sentence)
+        _ = sentence.heads  # a treebank: every head given (the error names the sentence)
     return ParseReport(sentences, _parse(parser, sentences, name))
 
 
@@ -159,13 +159,8 @@ def parse_file(parser, path):
 
 
 def _parser(parser):
-    if isinstance(parser, DependencyParser):
-        return parser
-    model = load(parser)
-    if not isinstance(model, DependencyParser):
-        raise ValueError(f"{parser}: a {type(model).__name__} model, not a dependency "
-                         "parser; 'rosenblatt parse train' makes one")
-    return model
+    return load_model_of(parser, DependencyParser, "a dependency parser",
+                         "rosenblatt parse train")
 
 
 def _parse(parser, sentences, name):

@@ -22,10 +22,10 @@ import re
 import sys
 from dataclasses import dataclass
 
-from ..datasets._conll import parse_conll
 from ..datasets._conll import _text as file_text
+from ..datasets._conll import parse_conll
 from ..datasets._conllu import COLUMNS, looks_like_conllu, parse_conllu, write_conllu
-from ..io import load, save
+from ..io import save
 from ..structured import (
     SentenceFeatures,
     SequencePerceptron,
@@ -33,7 +33,7 @@ from ..structured import (
     conlleval_report,
     token_accuracy,
 )
-from ._common import check_output, positive_whole_number
+from ._common import check_output, load_model_of, positive_whole_number
 
 #: chunk tags as conlleval reads them: a prefix, a hyphen and a type, or O
 _CHUNK_TAG = re.compile(r"^(?:[BIES]-.+|O)$")
@@ -298,13 +298,7 @@ def tag_file(tagger, path, labels=None, label_column=None, token_columns=None,
 
 
 def _tagger(tagger):
-    if isinstance(tagger, SequenceTagger):
-        return tagger
-    model = load(tagger)
-    if not isinstance(model, SequenceTagger):
-        raise ValueError(f"{tagger}: a {type(model).__name__} model, not a tagger; 'rosenblatt "
-                         "tag train' makes one")
-    return model
+    return load_model_of(tagger, SequenceTagger, "a tagger", "rosenblatt tag train")
 
 
 def _check_width(data, tagger, labelled):
