@@ -388,8 +388,11 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
             if getattr(problem, "_carry", None) is None:
                 problem._carry = np.zeros(2)
             carry = (problem._carry,)
+        # wide CSR: w and s as pairs for the epoch (one cache miss per value, not two)
+        epoch = so.interleaved_epoch if so.interleaves(data.Xk, order, rule, weights) else \
+            so.second_order_epoch
         n_mistakes, n_updates = stepped(
-            so.second_order_epoch, self.name, data.Xk, data.y, data.kernel_sw, order, rule,
+            epoch, self.name, data.Xk, data.y, data.kernel_sw, order, rule,
             self.fit_intercept, weights, log, *carry)
         state.count_mistakes(problem.n_iter, n_mistakes)
         if recorder is not None:
