@@ -737,11 +737,18 @@ def _row_sop_weights_overload(X, i, w, cov, u, g, fit_intercept):
 
 def _prefetch_state(X, order, t, n, w, cov):
     """Prefetch ``w`` and the diagonal ``s`` of the rows ahead, for CSR triplets that
-    carry a look-ahead (see :func:`~._rows.prefetch_ahead`); nothing otherwise."""
+    carry a look-ahead (see :func:`~._rows.prefetch_ahead`); nothing otherwise. When
+    ``w`` and ``s`` are strided views of pairs (:func:`interleaved_epoch`), ``s_j``
+    shares ``w_j``'s cache line: only ``w`` is requested."""
 
 
-@overload(_prefetch_state)
+# Inlined: as a call it passed 36 values on the stack for every row (read in the
+# generated code of the diagonal loop).
+@overload(_prefetch_state, inline="always")
 def _prefetch_state_overload(X, order, t, n, w, cov):
+    if isinstance(X, types.BaseTuple) and len(X) == 4 and cov.ndim == 1 \
+            and cov.layout != "C":
+        return lambda X, order, t, n, w, cov: prefetch_ahead(X, order, t, n, w)
     if isinstance(X, types.BaseTuple) and len(X) == 4 and cov.ndim == 1:
         def prefetch_both(X, order, t, n, w, cov):
             prefetch_ahead(X, order, t, n, w)
@@ -1007,15 +1014,33 @@ def interleaved_epoch(X, y, sw, order, rule, fit_intercept, state, log, carry=No
     """
     w, cov = state.w, state.cov
     pairs = np.empty((cov.shape[0], 2))
-    pairs[:w.shape[0], 0] = w
-    pairs[w.shape[0]:, 0] = 0.0  # the bias's slot: unused (the bias is b[0])
-    pairs[:, 1] = cov
+    _interleave(w, cov, pairs)
     view = state._replace(w=pairs[:w.shape[0], 0], cov=pairs[:, 1])
     try:
         return second_order_epoch(X, y, sw, order, rule, fit_intercept, view, log, carry)
     finally:  # also after a division by zero: the rows before it have updated the state
-        w[:] = view.w
-        cov[:] = view.cov
+        _deinterleave(pairs, w, cov)
+
+
+# One pass each way (NumPy's strided assignments take two, each writing every line)
+
+@jit
+def _interleave(w, cov, pairs):
+    for j in range(w.shape[0]):
+        pairs[j, 0] = w[j]
+        pairs[j, 1] = cov[j]
+    for j in range(w.shape[0], cov.shape[0]):  # the bias's slot: unused (the bias is b[0])
+        pairs[j, 0] = 0.0
+        pairs[j, 1] = cov[j]
+
+
+@jit
+def _deinterleave(pairs, w, cov):
+    for j in range(w.shape[0]):
+        w[j] = pairs[j, 0]
+        cov[j] = pairs[j, 1]
+    for j in range(w.shape[0], cov.shape[0]):
+        cov[j] = pairs[j, 1]
 
 
 @jit
