@@ -380,7 +380,7 @@ def test_w_and_s_as_pairs_give_the_same_state_bit_for_bit(name):
     (One typing of the arguments: each other one is a compilation of the kernel.)"""
     rng = np.random.RandomState(5)
     n, d = 3000, 2**17
-    X = sp.random(n, d, density=50 / d, random_state=rng, format="csr")
+    X = sp.random(n, d, density=120 / d, random_state=rng, format="csr")
     X.data = rng.randn(X.nnz)
     y = np.where(rng.randn(n) > 0, 1.0, -1.0)
     view = kernel_view(X)
@@ -413,7 +413,7 @@ def test_pairs_only_where_they_repay_their_copies():
     state = so.new_state(rule, 2**17, a=1.0, covariance="diagonal", fit_intercept=True)
     assert not so.interleaves(narrow, natural, rule, so.new_state(
         rule, 100, a=1.0, covariance="diagonal", fit_intercept=True))
-    # 1,310 stored values for 131,073 entries of s: the copies would cost more than the epoch
+    # 1,310 stored values for 131,073 entries of s: the copies would cost more than they save
     assert not so.interleaves(wide, natural, rule, state)
     sop = so.second_order_rule("sop")
     assert not so.interleaves(wide, natural, sop, so.new_state(
