@@ -52,6 +52,10 @@ diagonal form touches only the row's stored entries, ``O(nnz)`` per row
 whatever the number of features: IELLIP's factor ``γ``, which would scale every
 entry, is kept aside as a scalar during the epoch and folded into ``Σ`` at its
 end (``O(D)`` once per call), so that between calls ``cov`` is ``Σ`` itself.
+The diagonal form on CSR rows (every rule but SOP) runs its own loop with the row
+passes written in it, and on wide data may keep ``w`` and ``s`` as pairs
+``(w_j, s_j)`` in one array (:func:`as_pairs`, :func:`interleaved_epoch`): one
+cache miss a stored value instead of two. Both change no result, bit for bit.
 
 **Intercept.** ``fit_intercept`` appends a constant feature 1 to every row: ``Σ``
 is ``(d+1) × (d+1)`` (``s`` has ``d + 1`` entries) with the bias last, exactly
