@@ -370,3 +370,51 @@ def test_rules_and_states_are_checked():
     # SOP's Σ is A⁻¹ with A = aI
     assert_array_equal(so.new_state(so.second_order_rule("sop"), 2, a=4.0, covariance="full",
                                     fit_intercept=True).cov, np.eye(3) / 4.0)
+
+
+@pytest.mark.parametrize("name", [name for name in BINARY if name != "sop"])
+def test_w_and_s_as_pairs_give_the_same_state_bit_for_bit(name):
+    """interleaved_epoch (w and s as (w_j, s_j) pairs for the epoch, on wide CSR)
+    is the plain kernel on strided views: the same state, counts and log, bit for
+    bit, with row weights, a shuffled order, the log and IELLIP's carried factor.
+    (One typing of the arguments: each other one is a compilation of the kernel.)"""
+    rng = np.random.RandomState(5)
+    n, d = 3000, 2**17
+    X = sp.random(n, d, density=120 / d, random_state=rng, format="csr")
+    X.data = rng.randn(X.nnz)
+    y = np.where(rng.randn(n) > 0, 1.0, -1.0)
+    view = kernel_view(X)
+    assert len(view) == 4  # the look-ahead of wide data: what interleaves() requires
+    rule = so.second_order_rule(name, **BINARY[name])
+    sw, order = rng.choice([0.0, 0.5, 2.0], size=n), rng.permutation(n)
+    states, results = [], []
+    for epoch in (so.second_order_epoch, so.interleaved_epoch):
+        state = so.new_state(rule, d, a=0.8, covariance="diagonal", fit_intercept=True,
+                             c=IELLIP_C if name == "iellip" else None)
+        assert so.interleaves(view, order, rule, state)
+        log = (np.zeros(n, np.intp), np.zeros(n), np.zeros(n, np.int64))
+        carry = np.zeros(2)
+        counts = [epoch(view, y, sw, order, rule, True, state, log, carry) for _ in range(2)]
+        so.second_order_unscale(state.cov, carry)
+        states.append(state)
+        results.append((counts, log))
+    for plain, paired in zip(*states):
+        assert_array_equal(plain, paired)
+    assert results[0][0] == results[1][0] and results[0][0][0][1] > 0
+    for plain, paired in zip(results[0][1], results[1][1]):
+        assert_array_equal(plain, paired)
+
+
+def test_pairs_only_where_they_repay_their_copies():
+    rule = so.second_order_rule("arow", r=1.0)
+    wide = kernel_view(sp.random(10, 2**17, density=1e-3, format="csr", random_state=0))
+    narrow = kernel_view(sp.random(10, 100, density=0.5, format="csr", random_state=0))
+    natural = np.empty(0, dtype=np.intp)
+    state = so.new_state(rule, 2**17, a=1.0, covariance="diagonal", fit_intercept=True)
+    assert not so.interleaves(narrow, natural, rule, so.new_state(
+        rule, 100, a=1.0, covariance="diagonal", fit_intercept=True))
+    # 1,310 stored values for 131,073 entries of s: the copies would cost more than they save
+    assert not so.interleaves(wide, natural, rule, state)
+    sop = so.second_order_rule("sop")
+    assert not so.interleaves(wide, natural, sop, so.new_state(
+        sop, 2**17, a=1.0, covariance="diagonal", fit_intercept=True))

@@ -307,5 +307,5 @@ def _linear_scores(X, coef, intercept, count_not_finite=False):
     parallel = cells >= PARALLEL_SCORING_CELLS and \
         threading.current_thread() is threading.main_thread()
     kernel = _kernels.decision_function_parallel if parallel else _kernels.decision_function
-    scores, not_finite = kernel(kernel_view(X), coef, intercept)
+    scores, not_finite = kernel(kernel_view(X, binary_twins=False), coef, intercept)
     return (scores, not_finite) if count_not_finite else scores

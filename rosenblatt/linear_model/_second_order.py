@@ -25,10 +25,12 @@ from abc import abstractmethod
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._kernels import _second_order as so
+from .._validation import PREFETCH_FEATURES
 from ..base import (
     LinearLearner,
     LinearModel,
@@ -358,6 +360,8 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
         for k, (rng, classes) in enumerate(zip(rngs, self._problem_classes())):
             if previous is None:
                 start = self._first_state(n_features)
+                if _pairs_pay(X, self._rule(), start):
+                    start = so.as_pairs(start)
                 coef, intercept = start.w, start.b
                 state = CovarianceState(start.cov, start.u, start.c, bool(self.fit_intercept))
             else:  # warm start: the weights and the covariance go on
@@ -388,8 +392,11 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
             if getattr(problem, "_carry", None) is None:
                 problem._carry = np.zeros(2)
             carry = (problem._carry,)
+        # wide CSR: w and s as pairs for the epoch (one cache miss per value, not two)
+        epoch = so.interleaved_epoch if so.interleaves(data.Xk, order, rule, weights) else \
+            so.second_order_epoch
         n_mistakes, n_updates = stepped(
-            so.second_order_epoch, self.name, data.Xk, data.y, data.kernel_sw, order, rule,
+            epoch, self.name, data.Xk, data.y, data.kernel_sw, order, rule,
             self.fit_intercept, weights, log, *carry)
         state.count_mistakes(problem.n_iter, n_mistakes)
         if recorder is not None:
@@ -421,6 +428,14 @@ class SecondOrderLearner(CountsMistakes, Traced, LinearLearner):
             np.stack(covariances)
         fitted["intercept_covariance_"] = np.stack([p.state.bias_covariance() for p in problems])
         return fitted
+
+
+def _pairs_pay(X, rule, state):
+    """Whether to keep ``w`` and the diagonal ``s`` as pairs (``so.as_pairs``) from the
+    start: wide CSR data (weights beyond the caches: two misses a stored value
+    apart, one as pairs) and a rule whose epoch uses them (not SOP)."""
+    return (sp.issparse(X) and X.shape[1] >= PREFETCH_FEATURES and state.cov.ndim == 1
+            and rule.code != so.SOP)
 
 
 def check_continues(learner, problem, n_features):
