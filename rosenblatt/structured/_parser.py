@@ -401,6 +401,18 @@ class DependencyParser(PerceptronClassifier):
         Eisner's 87.06 and Chu–Liu–Edmonds' 85.72 at ``n_features=2**23``;
         BENCHMARKS.md) and trains in about 160 CPU s there; on treebanks with
         many crossing arcs (Portuguese Bosque) Chu–Liu–Edmonds beats Eisner.
+    update : {"perceptron", "mira"}, default="perceptron"
+        The step of an update. ``"perceptron"``: 1 (Collins 2002). ``"mira"``:
+        1-best MIRA's passive-aggressive step (McDonald, Crammer & Pereira
+        2005), ``τ = min(C, (L − w·Δf) / ‖Δf‖²)`` for the tree, ``L`` the words
+        given a wrong head and ``Δf`` the gold tree's features minus the
+        predicted one's (counted with their hash collisions), and
+        ``τ = min(C, (1 − margin) / (2‖x‖²))`` for a wrong relation of the
+        labeller, ``x`` its label rows; averaging as with the perceptron.
+    C : float, default=1.0
+        The largest MIRA step (``update="mira"`` only; with a few hundred
+        features per arc the steps are mostly far below 1, so the default
+        seldom binds).
     max_iter : int, default=5
         Epochs over the sentences (EWT dev: second order gains nothing after
         the second to fourth epoch).
