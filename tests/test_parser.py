@@ -108,8 +108,19 @@ def label_features(X, start, n, h, d, left, right, mask):
                       mask)
 
 
-def reference_epoch(X, y, bounds, order, w, u, sizes, seen):
-    """Collins' epoch with the labeller, in plain Python (first order, Eisner)."""
+def _squared_norm(plus, minus):
+    """``‖Δ‖²`` of the count vector +1 at each of ``plus``, -1 at each of ``minus``."""
+    counts = {}
+    for f in plus:
+        counts[f] = counts.get(f, 0) + 1
+    for f in minus:
+        counts[f] = counts.get(f, 0) - 1
+    return float(sum(v * v for v in counts.values()))
+
+
+def reference_epoch(X, y, bounds, order, w, u, sizes, seen, mira=False, C=1.0):
+    """Collins' epoch with the labeller, in plain Python (first order, Eisner); with
+    ``mira`` 1-best MIRA's step (passive-aggressive, capped at ``C``) on both."""
     n_arc, n_rows, n_labels = sizes
     mistakes = 0
     for s in order:
@@ -124,10 +135,25 @@ def reference_epoch(X, y, bounds, order, w, u, sizes, seen):
         heads = [int(head) for head in eisner(scores)]
         gold = [-1] + [int(y[start + d, 0]) for d in range(1, n + 1)]
         wrong = False
+        tau = 1.0
+        if mira:
+            wrong_words = [d for d in range(1, n + 1) if heads[d] != gold[d]]
+            plus = [f for d in wrong_words for f in arc_features(X, start, n, gold[d], d,
+                                                                   n_arc - 1)]
+            minus = [f for d in wrong_words for f in arc_features(X, start, n, heads[d], d,
+                                                                    n_arc - 1)]
+            margin = 0.0  # w·Δf, summed in the kernel's order
+            for d in wrong_words:
+                for f in arc_features(X, start, n, gold[d], d, n_arc - 1):
+                    margin += w[f]
+                for f in arc_features(X, start, n, heads[d], d, n_arc - 1):
+                    margin -= w[f]
+            norm = _squared_norm(plus, minus)
+            tau = min(C, max(0.0, (len(wrong_words) - margin) / norm)) if norm else 0.0
         for d in range(1, n + 1):
             if heads[d] != gold[d]:
                 wrong = True
-                for head, step in ((gold[d], 1.0), (heads[d], -1.0)):
+                for head, step in ((gold[d], tau), (heads[d], -tau)):
                     for f in arc_features(X, start, n, head, d, n_arc - 1):
                         w[f] += step
                         u[f] += seen * step
@@ -139,7 +165,14 @@ def reference_epoch(X, y, bounds, order, w, u, sizes, seen):
             predicted, label = int(np.argmax(totals)), int(y[start + d, 1])
             if predicted != label:
                 wrong = True
-                for k, step in ((label, 1.0), (predicted, -1.0)):
+                tau = 1.0
+                if mira:
+                    margin = 0.0
+                    for r in rows:
+                        margin += w[n_arc + r * n_labels + label] \
+                            - w[n_arc + r * n_labels + predicted]
+                    tau = min(C, max(0.0, (1.0 - margin) / (2.0 * _squared_norm(rows, []))))
+                for k, step in ((label, tau), (predicted, -tau)):
                     for r in rows:
                         w[n_arc + r * n_labels + k] += step
                         u[n_arc + r * n_labels + k] += seen * step
@@ -191,6 +224,41 @@ def test_the_compiled_epoch_is_the_plain_loop_exactly():
         assert np.array_equal(w, w_ref) and np.array_equal(u, u_ref)
         assert seen[0] == seen_ref
     assert np.any(w != 0)
+
+
+@pytest.mark.parametrize("C", [1.0, 0.001])  # 0.001 caps steps
+def test_the_compiled_mira_epoch_is_the_plain_loop(C):
+    X, bounds, y, classes = encoded(tiny())
+    sizes = (2**10, 2**6, len(classes))  # small: hash collisions count in ‖Δf‖²
+    size = sizes[0] + sizes[1] * sizes[2]
+    w, u, seen = np.zeros(size), np.zeros(size), np.zeros(1, dtype=np.int64)
+    w_ref, u_ref, seen_ref = np.zeros(size), np.zeros(size), 0
+    w_perceptron, w_uncapped, u_uncapped = np.zeros(size), np.zeros(size), np.zeros(size)
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        order = rng.permutation(len(TINY)).astype(np.intp)
+        mistakes = _arcs.parser_epoch(X, y, bounds, order, SPECS, w, u, sizes, _arcs.EISNER,
+                                      seen, 3, C)
+        _arcs.parser_epoch(X, y, bounds, order, SPECS, w_perceptron, None, sizes,
+                           _arcs.EISNER, np.zeros(1, dtype=np.int64))
+        reference_epoch(X, y, bounds, order, w_uncapped, u_uncapped, sizes, seen_ref, mira=True,
+                        C=1e9)
+        expected, seen_ref = reference_epoch(X, y, bounds, order, w_ref, u_ref, sizes,
+                                             seen_ref, mira=True, C=C)
+        assert mistakes == expected
+        np.testing.assert_allclose(w, w_ref, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(u, u_ref, rtol=1e-12, atol=1e-15)
+    assert np.any(w != 0) and not np.allclose(w, w_perceptron)
+    assert np.allclose(w, w_uncapped) == (C == 1.0)  # the small C binds, 1 does not
+
+
+def test_the_squared_difference_counts_collisions_and_shared_features():
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        plus = rng.integers(0, 8, size=rng.integers(0, 12))
+        minus = rng.integers(0, 8, size=rng.integers(0, 12))
+        assert _arcs._squared_difference(plus, len(plus), minus, len(minus)) \
+            == _squared_norm(plus.tolist(), minus.tolist())
 
 
 def test_the_published_weights_are_the_mean_after_every_sentence():

@@ -280,6 +280,94 @@ def _move(w, u, features, m, offset, step, c):
 
 
 @jit(fastmath=False)
+def _squared_difference(plus, n_plus, minus, n_minus):
+    """``‖Δ‖²`` of the sparse vector with a count of 1 at each index of ``plus[:n_plus]``
+    and -1 at each of ``minus[:n_minus]`` (repeated indices add up, so collisions
+    and features shared by both sides count as they weigh)."""
+    a = np.sort(plus[:n_plus])
+    b = np.sort(minus[:n_minus])
+    total = 0.0
+    i = j = 0
+    while i < n_plus or j < n_minus:
+        if j >= n_minus or (i < n_plus and a[i] < b[j]):
+            index = a[i]
+        else:
+            index = b[j]
+        value = 0.0
+        while i < n_plus and a[i] == index:
+            value += 1.0
+            i += 1
+        while j < n_minus and b[j] == index:
+            value -= 1.0
+            j += 1
+        total += value * value
+    return total
+
+
+@jit(fastmath=False)
+def _mira_step(X, start, words, arc_spec, sib_spec, counts, gold, heads, gold_inner, inner,
+               second, w, mask, features, C):
+    """1-best MIRA's step for the tree (McDonald, Crammer & Pereira 2005), the
+    passive-aggressive update of the hashed features:
+    ``τ = min(C, (L − w·Δf) / ‖Δf‖²)``, ``L`` the words with a wrong head, ``Δf`` the
+    gold tree's features minus the predicted one's over the arcs (and sibling
+    factors) that differ; 0 when nothing differs or ``‖Δf‖² = 0``."""
+    width = features.shape[0]
+    plus = np.empty(2 * words * width, dtype=np.int64)
+    minus = np.empty(2 * words * width, dtype=np.int64)
+    n_plus = n_minus = 0
+    loss = 0.0
+    margin = 0.0  # w · Δf
+    for d in range(1, words + 1):
+        if heads[d] != gold[d]:
+            loss += 1.0
+            m = arc_features(X, start, words, arc_spec, counts, gold[d], d, mask, features)
+            for k in range(m):
+                plus[n_plus] = features[k]
+                n_plus += 1
+                margin += w[features[k]]
+            m = arc_features(X, start, words, arc_spec, counts, heads[d], d, mask, features)
+            for k in range(m):
+                minus[n_minus] = features[k]
+                n_minus += 1
+                margin -= w[features[k]]
+        if second and (heads[d] != gold[d] or inner[d] != gold_inner[d]):
+            m = sibling_features(X, start, words, sib_spec, gold[d], gold_inner[d], d, mask,
+                                 features)
+            for k in range(m):
+                plus[n_plus] = features[k]
+                n_plus += 1
+                margin += w[features[k]]
+            m = sibling_features(X, start, words, sib_spec, heads[d], inner[d], d, mask,
+                                 features)
+            for k in range(m):
+                minus[n_minus] = features[k]
+                n_minus += 1
+                margin -= w[features[k]]
+    if loss == 0.0:
+        return 0.0
+    norm = _squared_difference(plus, n_plus, minus, n_minus)
+    if norm == 0.0:
+        return 0.0
+    return min(C, max(0.0, (loss - margin) / norm))
+
+
+@jit(fastmath=False)
+def _label_step(w, offset, n_labels, rows, m, label, predicted, C):
+    """The passive-aggressive step of a wrong relation: ``τ = min(C, (1 − margin) /
+    (2‖x‖²))``, ``margin`` the gold relation's score minus the predicted one's,
+    ``x`` the arc's label rows with their counts."""
+    margin = 0.0
+    for i in range(m):
+        margin += w[offset + rows[i] * n_labels + label] \
+            - w[offset + rows[i] * n_labels + predicted]
+    norm = _squared_difference(rows, m, rows, 0)
+    if norm == 0.0:
+        return 0.0
+    return min(C, max(0.0, (1.0 - margin) / (2.0 * norm)))
+
+
+@jit(fastmath=False)
 def best_label(w, offset, n_labels, rows, m):
     """The label of highest score summed over the label rows ``rows[:m]`` (the first
     of a tie)."""
@@ -321,7 +409,7 @@ def _best_tree(X, start, words, specs, w, mask, kind, counts, features):
 
 
 @jit(fastmath=False)
-def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen):
+def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen, mira=0, C=1.0):
     """One epoch of the averaged structured perceptron over the sentences
     ``order`` (empty: every sentence in turn), updating ``w`` (and ``u``, Daumé's
     sums, unless ``None``) in place.
@@ -330,8 +418,11 @@ def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen):
     are ignored); ``specs`` the arc, sibling and label templates;
     ``sizes = (n_arc, n_label_rows, n_labels)``; ``kind`` the decoder;
     ``seen[0]`` the sentences seen so far (one added per sentence before it is
-    decoded: sentence number ``c``). Returns the sentences with a wrong head or
-    label (each an update).
+    decoded: sentence number ``c``). ``mira``: 0 the perceptron's step 1
+    everywhere; bit 1 the tree's step is 1-best MIRA's (passive-aggressive,
+    :func:`_mira_step`), bit 2 each wrong relation's too (see :func:`_label_step`),
+    both capped at ``C``. Returns the sentences with a wrong head or label (each
+    an update).
     """
     arc_spec, sib_spec, label_spec = specs
     n_arc, n_rows, n_labels = sizes
@@ -359,27 +450,32 @@ def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen):
         for d in range(1, words + 1):
             gold[d] = y[start + d, 0]
         gold[0] = -1
+        if second:
+            inner_siblings(gold, words, gold_inner)
+            inner_siblings(heads, words, inner)
+        step = 1.0
+        if mira & 1:
+            step = _mira_step(X, start, words, arc_spec, sib_spec, counts, gold, heads,
+                              gold_inner, inner, second, w, arc_mask, features, C)
         for d in range(1, words + 1):
             if heads[d] != gold[d]:
                 wrong = True
                 m = arc_features(X, start, words, arc_spec, counts, gold[d], d, arc_mask,
                                  features)
-                _move(w, u, features, m, 0, 1.0, c)
+                _move(w, u, features, m, 0, step, c)
                 m = arc_features(X, start, words, arc_spec, counts, heads[d], d, arc_mask,
                                  features)
-                _move(w, u, features, m, 0, -1.0, c)
+                _move(w, u, features, m, 0, -step, c)
         if second:
-            inner_siblings(gold, words, gold_inner)
-            inner_siblings(heads, words, inner)
             for d in range(1, words + 1):
                 if heads[d] != gold[d] or inner[d] != gold_inner[d]:
                     wrong = True
                     m = sibling_features(X, start, words, sib_spec, gold[d], gold_inner[d], d,
                                          arc_mask, features)
-                    _move(w, u, features, m, 0, 1.0, c)
+                    _move(w, u, features, m, 0, step, c)
                     m = sibling_features(X, start, words, sib_spec, heads[d], inner[d], d,
                                          arc_mask, features)
-                    _move(w, u, features, m, 0, -1.0, c)
+                    _move(w, u, features, m, 0, -step, c)
         # the labeller learns on the gold tree
         outer_children(gold, words, left, right)
         for d in range(1, words + 1):
@@ -389,10 +485,13 @@ def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen):
             label = y[start + d, 1]
             if predicted != label:
                 wrong = True
+                step = 1.0
+                if mira & 2:
+                    step = _label_step(w, n_arc, n_labels, features, m, label, predicted, C)
                 for k in range(m):
                     features[k] = features[k] * n_labels
-                _move(w, u, features, m, n_arc + label, 1.0, c)
-                _move(w, u, features, m, n_arc + predicted, -1.0, c)
+                _move(w, u, features, m, n_arc + label, step, c)
+                _move(w, u, features, m, n_arc + predicted, -step, c)
         if wrong:
             n_mistakes += 1
     seen[0] = count

@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import validate_X
 from ..base import Learner, PerceptronClassifier, Problem, RuleState, constraints
 from ..base._file_form import Floats
+from ..base._parameters import RealNumber
 from ..base._registry import register
 from ..base._shard import Shard
 from ..linear_model._averaged import Averaging
@@ -46,6 +47,10 @@ from ._arcs import (
 DECODERS = {"eisner": _arcs.EISNER, "chu-liu-edmonds": _arcs.CHU_LIU_EDMONDS,
             "second-order": _arcs.SECOND_ORDER,
             "second-order-nonprojective": _arcs.SECOND_ORDER_NONPROJECTIVE}
+
+#: the update rules by name: the kernel's ``mira`` bits (1 the tree's step, 2 the
+#: relations')
+UPDATES = {"perceptron": 0, "mira": 3}
 
 #: the arc templates: McDonald, Crammer & Pereira (2005), Table 1 (a and b: unigram
 #: and bigram; c: the surrounding tags, with XPOS and with UPOS), the 5-letter
@@ -335,7 +340,8 @@ class ParserLearner(Learner):
         average = problem.state.kernel_average()
         return parser_epoch(data.X, data.y, data.bounds, order, SPECS, problem.coef,
                             None if average is None else average[0], self._sizes(),
-                            DECODERS[self.decoder], problem.seen)
+                            DECODERS[self.decoder], problem.seen, UPDATES[self.update],
+                            float(self.C))
 
     def _problem_errors(self, problem, X, y, sw):
         """Words given a wrong head or relation by the published weights (what
@@ -395,6 +401,18 @@ class DependencyParser(PerceptronClassifier):
         Eisner's 87.06 and Chu–Liu–Edmonds' 85.72 at ``n_features=2**23``;
         BENCHMARKS.md) and trains in about 160 CPU s there; on treebanks with
         many crossing arcs (Portuguese Bosque) Chu–Liu–Edmonds beats Eisner.
+    update : {"perceptron", "mira"}, default="perceptron"
+        The step of an update. ``"perceptron"``: 1 (Collins 2002). ``"mira"``:
+        1-best MIRA's passive-aggressive step (McDonald, Crammer & Pereira
+        2005), ``τ = min(C, (L − w·Δf) / ‖Δf‖²)`` for the tree, ``L`` the words
+        given a wrong head and ``Δf`` the gold tree's features minus the
+        predicted one's (counted with their hash collisions), and
+        ``τ = min(C, (1 − margin) / (2‖x‖²))`` for a wrong relation of the
+        labeller, ``x`` its label rows; averaging as with the perceptron.
+    C : float, default=1.0
+        The largest MIRA step (``update="mira"`` only; with a few hundred
+        features per arc the steps are mostly far below 1, so the default
+        seldom binds).
     max_iter : int, default=5
         Epochs over the sentences (EWT dev: second order gains nothing after
         the second to fourth epoch).
@@ -453,20 +471,24 @@ class DependencyParser(PerceptronClassifier):
     (['2', '0'], ['nsubj', 'root'])
     """
 
-    _PARAMETERS = ("decoder", "max_iter", "average", "shuffle", "random_state",
-                   "n_features", "n_label_features", "warm_start")
+    _PARAMETERS = ("decoder", "update", "C", "max_iter", "average", "shuffle",
+                   "random_state", "n_features", "n_label_features", "warm_start")
     _parameter_constraints = constraints(
-        _PARAMETERS, decoder=[StrOptions(set(DECODERS))],
+        _PARAMETERS, decoder=[StrOptions(set(DECODERS))], update=[StrOptions(set(UPDATES))],
+        C=[RealNumber(0, None, closed="neither")],
         n_features=[Interval(Integral, 2, 2**40, closed="both")],
         n_label_features=[Interval(Integral, 2, 2**40, closed="both")])
     _learner_class = ParserLearner
     class_weight = None
 
-    def __init__(self, *, decoder="second-order", max_iter=5, average=True,
+    def __init__(self, *, decoder="second-order", update="perceptron", C=1.0, max_iter=5,
+                 average=True,
                  shuffle="every_epoch", random_state=None, n_features=2**24,
                  n_label_features=2**17,
                  warm_start=False):
         self.decoder = decoder
+        self.update = update
+        self.C = C
         self.max_iter = max_iter
         self.average = average
         self.shuffle = shuffle
