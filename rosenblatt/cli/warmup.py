@@ -12,27 +12,47 @@ from ..engine import SHORT_NAMES, make_estimator
 
 #: the structured perceptron, warmed under this name beside the classifiers
 SEQUENCE = "sequence"
+#: the dependency parser, warmed under this name
+PARSER = "parser"
+
+#: a two-sentence treebank for the parser's warm-up: one projective tree, one not
+TREEBANK = """\
+1\tDogs\tdog\tNOUN\tNNS\t_\t2\tnsubj\t_\t_
+2\tbark\tbark\tVERB\tVBP\t_\t0\troot\t_\t_
+3\tloudly\tloudly\tADV\tRB\t_\t2\tadvmod\t_\t_
+
+1\tA\ta\tDET\tDT\t_\t2\tdet\t_\t_
+2\tdog\tdog\tNOUN\tNN\t_\t3\tnsubj\t_\t_
+3\tcame\tcome\tVERB\tVBD\t_\t0\troot\t_\t_
+4\tthat\tthat\tPRON\tWDT\t_\t5\tnsubj\t_\t_
+5\tbarked\tbark\tVERB\tVBD\t_\t2\tacl:relcl\t_\t_
+
+"""
 
 
 def warmup(models=None):
-    """Fit each estimator (all by default, and the structured perceptron as
-    ``"sequence"``) once on every kind of data numba compiles a kernel for, so that
+    """Fit each estimator (all by default, the structured perceptron as
+    ``"sequence"`` and the dependency parser as ``"parser"``) once on every kind of data numba compiles a kernel for, so that
     the kernels are cached on disk: a container image or a CI job built with this
     starts training at once (a first fit otherwise compiles for seconds per layout
     and dtype). The kinds: dense and CSR rows in float64 and float32, CSR rows of
     ones only, CSR rows wider than ``PREFETCH_FEATURES`` (the prefetching loops),
-    two and three classes, and both covariance forms of the second-order rules.
+    two and three classes, and both covariance forms of the second-order rules;
+    the tagger's Viterbi, marginals and n-best, and the parser with every decoder.
     Returns the number of fits and the seconds they took.
 
     >>> fits, seconds = warmup(["perceptron"])
     >>> fits
     16
+    >>> warmup(["parser"])[0]  # one fit and parse per decoder
+    4
     """
     start, fits = time.perf_counter(), 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a few epochs on noise never converge
-        for name in models or [*sorted(SHORT_NAMES), SEQUENCE]:
-            fits += _warm_sequences() if name == SEQUENCE else _warm_classifier(name)
+        for name in models or [*sorted(SHORT_NAMES), SEQUENCE, PARSER]:
+            warm = {SEQUENCE: _warm_sequences, PARSER: _warm_parser}.get(name)
+            fits += warm() if warm else _warm_classifier(name)
     return fits, time.perf_counter() - start
 
 
@@ -87,6 +107,8 @@ def _warm_sequences():
         lengths = np.full(data.shape[0] // 4, 4)
         model = SequencePerceptron(max_iter=2).fit(data, np.arange(data.shape[0]) % 3, lengths)
         model.predict(data, lengths)
+        model.predict_marginals(data, lengths)
+        model.predict_nbest(data, lengths, n=2)
         bounds = np.arange(0, data.shape[0] + 1, 4)
         viterbi_batch_parallel(kernel_view(data), bounds, np.ascontiguousarray(model.coef_.T),
                                model.transitions_, model.start_transitions_,
@@ -95,10 +117,25 @@ def _warm_sequences():
     return fits
 
 
+def _warm_parser():
+    """Train and parse with the dependency parser once per decoder (a decoder is a
+    branch of the same compiled epoch, but each has its own compiled search)."""
+    from ..datasets._conllu import parse_conllu
+    from ..structured import DependencyParser
+    from ..structured._parser import DECODERS
+
+    treebank = parse_conllu(TREEBANK, "warm-up treebank")
+    for decoder in DECODERS:
+        DependencyParser(decoder=decoder, max_iter=1).fit(treebank).predict(treebank)
+    return len(DECODERS)
+
+
 def add_arguments(parser):
-    parser.add_argument("--model", action="append", choices=[*sorted(SHORT_NAMES), SEQUENCE],
-                        help="only this model (repeatable; default: all, and the structured "
-                             f"perceptron as {SEQUENCE!r})")
+    parser.add_argument("--model", action="append",
+                        choices=[*sorted(SHORT_NAMES), SEQUENCE, PARSER],
+                        help="only this model (repeatable; default: all, the structured "
+                             f"perceptron as {SEQUENCE!r} and the dependency parser as "
+                             f"{PARSER!r})")
 
 
 def run(args):
