@@ -112,6 +112,20 @@ def test_predict_writes_a_file_and_reads_a_file_without_labels(files, capsys):
     assert capsys.readouterr().out == out_file.read_text()
 
 
+def test_predict_with_marginals_adds_each_labels_probability(files, capsys):
+    model, _ = trained(files, capsys, "--epochs", "5")
+    assert main(["tag", "predict", str(model), str(files / "test.txt"), "--marginals"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines() if line]
+    sentences, _ = load_conll(files / "test.txt")
+    tagger = load(model)
+    expected = [(label, token[label]) for labels, tokens in
+                zip(tagger.predict(sentences), tagger.predict_marginals(sentences))
+                for label, token in zip(labels, tokens)]
+    assert [(row[-2], float(row[-1])) for row in rows] == [
+        (label, round(p, 4)) for label, p in expected]
+    assert all(0.0 < float(row[-1]) <= 1.0 for row in rows) and len(rows[0]) == 5
+
+
 def test_train_on_shards_says_so(files, capsys):
     _, lines = trained(files, capsys, "--shards", "2", "--epochs", "3")
     assert lines["shards"].startswith("2 on threads")

@@ -11,6 +11,7 @@ import pytest
 from rosenblatt.cli import main
 from rosenblatt.cli.tag import read_tag_file, train_tagger
 from rosenblatt.datasets import load_conll, load_conllu, write_conllu
+from rosenblatt.datasets._conllu import parse_conllu
 from rosenblatt.io import load
 
 TREEBANKS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "treebanks"
@@ -77,6 +78,28 @@ def test_predict_fills_only_the_label_column(treebank, tmp_path, capsys):
     assert out.read_text() == TRAIN
     assert main(["tag", "evaluate", str(model), str(treebank)]) == 0
     assert capsys.readouterr().out.startswith("accuracy   1.0000  (10 tokens, 3 sentences)")
+
+
+def test_predict_with_marginals_writes_them_in_misc(treebank, tmp_path, capsys):
+    model = tmp_path / "tagger.npz"
+    assert main(["tag", "train", str(treebank), "-o", str(model), "--seed", "0"]) == 0
+    capsys.readouterr()
+    unlabelled = tmp_path / "words.conllu"
+    sentences = blank(load_conllu(treebank), "upos")
+    sentences[0] = sentences[0].replace(misc=["_", "SpaceAfter=No", "_", "_"])
+    write_conllu(sentences, unlabelled)
+    assert main(["tag", "predict", str(model), str(unlabelled), "--marginals"]) == 0
+    tagged = parse_conllu(capsys.readouterr().out, "output")
+    tagger = load(model)
+    words = [s.column("form") for s in sentences]
+    probabilities = [[token[label] for token, label in zip(tokens, labels)] for tokens, labels
+                     in zip(tagger.predict_marginals([[(w,) for w in s] for s in words]),
+                            tagger.predict([[(w,) for w in s] for s in words]))]
+    assert tagged[0].column("misc")[:2] == [f"Marginal={probabilities[0][0]:.4f}",
+                                            f"SpaceAfter=No|Marginal={probabilities[0][1]:.4f}"]
+    # everything else as without --marginals: the labels filled, the rest untouched
+    assert [s.replace(misc=["_"] * len(s)) for s in tagged] == [
+        s.replace(misc=["_"] * len(s)) for s in load_conllu(treebank)]
 
 
 def test_predict_reads_standard_input(treebank, tmp_path, capsys, monkeypatch):

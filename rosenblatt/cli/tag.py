@@ -88,12 +88,32 @@ class TagFile:
     def n_tokens(self):
         return sum(map(len, self.sentences))
 
-    def write(self, predicted, stream):
+    def write(self, predicted, stream, marginals=None):
+        """Write the file with the predicted labels; with ``marginals`` (one
+        probability per token), each label's probability too: a last column of a
+        CoNLL file, ``Marginal=p`` in a CoNLL-U word's MISC."""
         if self.conllu is None:
-            write_conll(self.rows, predicted, stream)
-        else:
-            write_conllu([sentence.replace(**{self.label_column: labels})
-                          for sentence, labels in zip(self.conllu, predicted)], stream)
+            write_conll(self.rows, predicted, stream, marginals)
+            return
+        sentences = []
+        for k, (sentence, labels) in enumerate(zip(self.conllu, predicted)):
+            columns = {self.label_column: labels}
+            if marginals is not None:
+                columns["misc"] = [_with_marginal(misc, p) for misc, p in
+                                   zip(sentence.column("misc"), marginals[k])]
+            sentences.append(sentence.replace(**columns))
+        write_conllu(sentences, stream)
+
+
+def _with_marginal(misc, probability):
+    """A CoNLL-U MISC field with ``Marginal=p`` added (in place of an old one).
+
+    >>> _with_marginal("_", 0.98765), _with_marginal("SpaceAfter=No|Marginal=0.1", 1.0)
+    ('Marginal=0.9877', 'SpaceAfter=No|Marginal=1.0000')
+    """
+    kept = [item for item in misc.split("|") if item != "_" and
+            not item.startswith("Marginal=")]
+    return "|".join([*kept, f"Marginal={probability:.4f}"])
 
 
 def read_tag_file(path, *, labelled=True, label_column=None, token_columns=None,
@@ -262,8 +282,10 @@ def evaluate_tagger(tagger, path, label_column=None, token_columns=None,
 
 
 def tag_file(tagger, path, labels=None, label_column=None, token_columns=None,
-             data_format="auto"):
-    """A :class:`TagFile` of ``path`` and the labels ``tagger`` predicts for it.
+             data_format="auto", marginals=False):
+    """A :class:`TagFile` of ``path`` and the labels ``tagger`` predicts for it
+    (with ``marginals``, a third value: per sentence, each predicted label's
+    marginal probability, from :meth:`SequenceTagger.predict_marginals`).
 
     ``labels``: whether a CoNLL file has a label column (``label_column``), which is
     not part of a token; ``None`` decides by the width of its lines, which is the
@@ -294,7 +316,13 @@ def tag_file(tagger, path, labels=None, label_column=None, token_columns=None,
         _check_width(data, tagger, labelled=labels if told is not None or labels else None)
     else:
         _check_width(data, tagger, labelled=False)
-    return data, _predict(tagger, data)
+    predicted = _predict(tagger, data)
+    if not marginals:
+        return data, predicted
+    probabilities = [[token[label] for token, label in zip(sentence, labels)]
+                     for sentence, labels in zip(tagger.predict_marginals(data.sentences),
+                                                 predicted)]
+    return data, predicted, probabilities
 
 
 def _tagger(tagger):
@@ -329,20 +357,24 @@ def _predict(tagger, data):
         raise ValueError(f"{data.name}: {error}") from None
 
 
-def write_conll(rows, predicted, stream):
-    """Each token's columns and its predicted label, a blank line after each sentence.
+def write_conll(rows, predicted, stream, marginals=None):
+    """Each token's columns and its predicted label (and its probability, given
+    ``marginals``), a blank line after each sentence.
 
     >>> import io
     >>> out = io.StringIO()
-    >>> write_conll([[("He", "PRP"), ("ran", "VBD")]], [["B-NP", "B-VP"]], out)
+    >>> write_conll([[("He", "PRP"), ("ran", "VBD")]], [["B-NP", "B-VP"]], out,
+    ...             marginals=[[0.99, 0.5]])
     >>> print(out.getvalue(), end="")
-    He PRP B-NP
-    ran VBD B-VP
+    He PRP B-NP 0.9900
+    ran VBD B-VP 0.5000
     <BLANKLINE>
     """
-    for sentence, labels in zip(rows, predicted):
-        stream.write("".join(f"{' '.join(row)} {label}\n"
-                             for row, label in zip(sentence, labels)) + "\n")
+    for k, (sentence, labels) in enumerate(zip(rows, predicted)):
+        ends = ([f" {p:.4f}" for p in marginals[k]] if marginals is not None
+                else [""] * len(labels))
+        stream.write("".join(f"{' '.join(row)} {label}{end}\n"
+                             for row, label, end in zip(sentence, labels, ends)) + "\n")
 
 
 # -- the command line --------------------------------------------------------------------
@@ -426,6 +458,10 @@ def add_arguments(parser):
     predict.add_argument("--no-labels", action="store_true",
                          help="the file has no label column (found by the width of its "
                               "lines otherwise)")
+    predict.add_argument("--marginals", action="store_true",
+                         help="also write each predicted label's marginal probability "
+                              "(forward-backward over the model's scores): a last column "
+                              "of a CoNLL file, Marginal=p in a CoNLL-U word's MISC")
     _label_column(predict)
 
 
@@ -473,13 +509,15 @@ def run(args):
         to_stdout = args.output in (None, "-")
         if not to_stdout:
             check_output(args.output)
-        data, predicted = tag_file(args.model, args.data,
-                                   labels=False if args.no_labels else None, **columns)
+        data, predicted, *marginals = tag_file(
+            args.model, args.data, labels=False if args.no_labels else None,
+            marginals=args.marginals, **columns)
+        marginals = marginals[0] if marginals else None
         if to_stdout:
-            data.write(predicted, sys.stdout)
+            data.write(predicted, sys.stdout, marginals)
         else:
             with pathlib.Path(args.output).open("w", encoding="utf-8") as stream:
-                data.write(predicted, stream)
+                data.write(predicted, stream, marginals)
             print(f"wrote {args.output} ({len(data.sentences):,} sentences, "
                   f"{data.n_tokens:,} tokens)")
     return 0
