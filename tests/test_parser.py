@@ -127,10 +127,9 @@ def _squared_norm(plus, minus):
     return float(sum(v * v for v in counts.values()))
 
 
-def reference_epoch(X, y, bounds, order, w, u, sizes, seen, mira=False, C=1.0, cost=0.0):
+def reference_epoch(X, y, bounds, order, w, u, sizes, seen, mira=False, C=1.0):
     """Collins' epoch with the labeller, in plain Python (first order, Eisner); with
-    ``mira`` 1-best MIRA's step (passive-aggressive, capped at ``C``) on both; every
-    arc not in the gold tree raised by ``cost`` while decoding."""
+    ``mira`` 1-best MIRA's step (passive-aggressive, capped at ``C``) on both."""
     n_arc, n_rows, n_labels = sizes
     mistakes = 0
     for s in order:
@@ -142,12 +141,8 @@ def reference_epoch(X, y, bounds, order, w, u, sizes, seen, mira=False, C=1.0, c
                 if h != d:
                     scores[h, d] = sum(w[f] for f in arc_features(X, start, n, h, d,
                                                                   n_arc - 1))
-        gold = [-1] + [int(y[start + d, 0]) for d in range(1, n + 1)]
-        for d in range(1, n + 1):
-            for h in range(n + 1):
-                if h != d and h != gold[d]:
-                    scores[h, d] += cost
         heads = [int(head) for head in eisner(scores)]
+        gold = [-1] + [int(y[start + d, 0]) for d in range(1, n + 1)]
         wrong = False
         tau = 1.0
         if mira:

@@ -400,28 +400,21 @@ def _workspace(bounds, specs):
 
 
 @jit(fastmath=False)
-def _best_tree(X, start, words, specs, w, mask, kind, counts, features, gold, cost):
-    """The decoded heads of one sentence under the weights ``w``, every arc not in
-    ``gold`` raised by ``cost`` (0: none; ``gold`` then unread); leaves its tag
+def _best_tree(X, start, words, specs, w, mask, kind, counts, features):
+    """The decoded heads of one sentence under the weights ``w``; leaves its tag
     counts in ``counts`` (for the updates)."""
     second = kind == SECOND_ORDER or kind == SECOND_ORDER_NONPROJECTIVE
     scores = np.empty((words + 1, words + 1))
     siblings = np.zeros((words + 1, words + 1, words + 1) if second else (0, 0, 0))
     tag_counts(X, start, words, counts)
     arc_scores(X, start, words, specs[0], counts, w, mask, scores, features)
-    if cost != 0.0:
-        for d in range(1, words + 1):
-            for h in range(words + 1):
-                if h != d and h != gold[d]:
-                    scores[h, d] += cost
     if second:
         sibling_scores(X, start, words, specs[1], w, mask, siblings, features)
     return decode(kind, scores, siblings)
 
 
 @jit(fastmath=False)
-def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen, mira=0, C=1.0,
-                 cost=0.0):
+def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen, mira=0, C=1.0):
     """One epoch of the averaged structured perceptron over the sentences
     ``order`` (empty: every sentence in turn), updating ``w`` (and ``u``, Daumé's
     sums, unless ``None``) in place.
@@ -433,10 +426,8 @@ def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen, mira=0, C=
     decoded: sentence number ``c``). ``mira``: 0 the perceptron's step 1
     everywhere; bit 1 the tree's step is 1-best MIRA's (passive-aggressive,
     :func:`_mira_step`), bit 2 each wrong relation's too (see :func:`_label_step`),
-    both capped at ``C``. ``cost``: the decoding in training raises every wrong
-    arc's score by it (cost-augmented decoding: the gold tree must win by a margin
-    of ``cost`` per word; 0 the plain perceptron). Returns the sentences with a
-    wrong head or label (each an update).
+    both capped at ``C``. Returns the sentences with a wrong head or label (each
+    an update).
     """
     arc_spec, sib_spec, label_spec = specs
     n_arc, n_rows, n_labels = sizes
@@ -459,12 +450,11 @@ def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen, mira=0, C=
         if words < 1:
             continue
         c = np.float64(count)
+        heads = _best_tree(X, start, words, specs, w, arc_mask, kind, counts, features)
+        wrong = False
         for d in range(1, words + 1):
             gold[d] = y[start + d, 0]
         gold[0] = -1
-        heads = _best_tree(X, start, words, specs, w, arc_mask, kind, counts, features, gold,
-                           cost)
-        wrong = False
         if second:
             inner_siblings(gold, words, gold_inner)
             inner_siblings(heads, words, inner)
@@ -534,8 +524,7 @@ def parse(X, bounds, specs, w, sizes, kind, heads_out, labels_out):
         labels_out[start] = -1
         if words < 1:
             continue
-        heads = _best_tree(X, start, words, specs, w, arc_mask, kind, counts, features, left,
-                           0.0)
+        heads = _best_tree(X, start, words, specs, w, arc_mask, kind, counts, features)
         outer_children(heads, words, left, right)
         inner_siblings(heads, words, inner)
         for d in range(1, words + 1):

@@ -386,8 +386,9 @@ class DependencyParser(PerceptronClassifier):
     neighbours' tags, the tags between them, each with the arc's direction and
     distance) plus the lemmas, hashed into ``n_features`` weights. Then each arc
     gets the relation of highest score from its head's and dependent's
-    attributes and the dependent's outermost children (``n_label_features`` rows
-    of a weight per relation).
+    attributes, the dependent's outermost children, the head's head and the
+    dependent's sibling next inward (``n_label_features`` rows of a weight per
+    relation).
 
     Training visits the sentences in the epoch's order: where the decoded tree
     gives a word another head than the gold one, the gold arc's features are
