@@ -405,10 +405,10 @@ class DependencyParser(PerceptronClassifier):
         First-order projective (Eisner 1996), first-order non-projective
         (Chu–Liu–Edmonds), second-order projective with siblings, or its
         approximate non-projective search (McDonald & Pereira 2006). The
-        default is the most accurate on UD English EWT (test UAS 87.68 against
-        Eisner's 87.06 and Chu–Liu–Edmonds' 85.72 at ``n_features=2**23``;
-        BENCHMARKS.md) and trains in about 160 CPU s there; on treebanks with
-        many crossing arcs (Portuguese Bosque) Chu–Liu–Edmonds beats Eisner.
+        default is the most accurate on UD English EWT (test UAS 87.99 against
+        Eisner's 86.79 and Chu–Liu–Edmonds' 85.75; BENCHMARKS.md) and trains
+        in about 170 CPU s there; on treebanks with many crossing arcs
+        (Portuguese Bosque) Chu–Liu–Edmonds beats Eisner.
     update : {"perceptron", "mira"}, default="perceptron"
         The step of an update. ``"perceptron"``: 1 (Collins 2002). ``"mira"``:
         1-best MIRA's passive-aggressive step (McDonald, Crammer & Pereira
