@@ -93,7 +93,7 @@ def _templates(X, start, n, templates, nodes, dd, mask):
 
 def arc_features(X, start, n, h, d, mask):
     dd = _distance(h, d)
-    out = _templates(X, start, n, ARC_TEMPLATES, [h, d, -1, -1, -1], dd, mask)
+    out = _templates(X, start, n, ARC_TEMPLATES, [h, d, -1, -1, -1, -1], dd, mask)
     low, high = min(h, d), max(h, d)
     base = _mix(_mix(_mix(0xCBF29CE484222325, 0), int(X[start + h, _arcs.UPOS])),
                 int(X[start + d, _arcs.UPOS]))
@@ -103,9 +103,18 @@ def arc_features(X, start, n, h, d, mask):
     return out
 
 
-def label_features(X, start, n, h, d, left, right, mask):
-    return _templates(X, start, n, LABEL_TEMPLATES, [h, d, -1, left, right], _distance(h, d),
-                      mask)
+def label_features(X, start, n, h, d, left, right, grand, sib, mask):
+    """The labeller's rows; ``nodes`` by role: head, dependent, sibling next inward,
+    leftmost and rightmost child, the head's head."""
+    return _templates(X, start, n, LABEL_TEMPLATES, [h, d, sib, left, right, grand],
+                      _distance(h, d), mask)
+
+
+def inner_sibling(heads, c):
+    """The child of ``heads[c]`` next to ``c`` towards it, or the head if none."""
+    h = heads[c]
+    between = range(c - 1, h, -1) if c > h else range(c + 1, h)
+    return next((s for s in between if heads[s] == h), h)
 
 
 def _squared_norm(plus, minus):
@@ -160,7 +169,9 @@ def reference_epoch(X, y, bounds, order, w, u, sizes, seen, mira=False, C=1.0):
         for d in range(1, n + 1):
             children = [c for c in range(1, n + 1) if gold[c] == d]
             left, right = (min(children), max(children)) if children else (-1, -1)
-            rows = label_features(X, start, n, gold[d], d, left, right, n_rows - 1)
+            grand = gold[gold[d]] if gold[d] > 0 else -1
+            rows = label_features(X, start, n, gold[d], d, left, right, grand,
+                                  inner_sibling(gold, d), n_rows - 1)
             totals = [sum(w[n_arc + r * n_labels + k] for r in rows) for k in range(n_labels)]
             predicted, label = int(np.argmax(totals)), int(y[start + d, 1])
             if predicted != label:
@@ -201,10 +212,11 @@ def test_the_compiled_features_are_the_plain_hashes():
                     m = _arcs.arc_features(X, start, n, SPECS[0], counts, h, d,
                                            np.uint64(2**20 - 1), out)
                     assert out[:m].tolist() == arc_features(X, start, n, h, d, 2**20 - 1)
-                    m = _arcs.label_features(X, start, n, SPECS[2], h, d, 1, n,
-                                             np.uint64(2**10 - 1), out)
-                    assert out[:m].tolist() == label_features(X, start, n, h, d, 1, n,
-                                                              2**10 - 1)
+                    for grand, sib in ((-1, h), (0, d - 1 if d > h else d + 1), (n, h)):
+                        m = _arcs.label_features(X, start, n, SPECS[2], h, d, 1, n, grand,
+                                                 sib, np.uint64(2**10 - 1), out)
+                        assert out[:m].tolist() == label_features(X, start, n, h, d, 1, n,
+                                                                  grand, sib, 2**10 - 1)
 
 
 def test_the_compiled_epoch_is_the_plain_loop_exactly():

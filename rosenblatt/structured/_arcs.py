@@ -55,8 +55,9 @@ N_TAGS = len(UPOS_TAGS) + 2
 
 #: roles of a template's parts: the arc's head and dependent; for sibling
 #: templates the sibling (the child of the head next inward); for label templates
-#: the dependent's leftmost and rightmost children
-HEAD, DEP, SIB, LEFT_CHILD, RIGHT_CHILD = range(5)
+#: the dependent's leftmost and rightmost children, the head's head (GRAND) and the
+#: dependent's sibling next inward (SIB)
+HEAD, DEP, SIB, LEFT_CHILD, RIGHT_CHILD, GRAND = range(6)
 #: the decoders, by number
 EISNER, CHU_LIU_EDMONDS, SECOND_ORDER, SECOND_ORDER_NONPROJECTIVE = range(4)
 
@@ -131,7 +132,7 @@ def _emit(h, dd, mask, out, m):
 
 
 @jit(fastmath=False)
-def _templates(X, start, n, spec, head, dep, sib, left, right, dd, mask, out, m):
+def _templates(X, start, n, spec, head, dep, sib, left, right, grand, dd, mask, out, m):
     """Append to ``out`` (from ``m``) the two features of every template of
     ``spec`` (alone, and with ``dd``) on the nodes given by role; returns the new
     count."""
@@ -140,7 +141,7 @@ def _templates(X, start, n, spec, head, dep, sib, left, right, dd, mask, out, m)
         for k in range(spec[t, 0]):
             role = spec[t, 1 + 3 * k]
             node = head if role == HEAD else dep if role == DEP else sib if role == SIB \
-                else left if role == LEFT_CHILD else right
+                else left if role == LEFT_CHILD else right if role == RIGHT_CHILD else grand
             if role == SIB and node == head:
                 value = _FIRST  # the child closest to its head has no sibling inward
             else:
@@ -155,7 +156,7 @@ def arc_features(X, start, n, spec, counts, h, d, mask, out):
     """The feature indices of the arc ``h → d`` into ``out``; returns their number.
     ``counts[p, u]`` is the number of words of tag ``u`` among the nodes ``0 … p-1``."""
     dd = _distance(h, d)
-    m = _templates(X, start, n, spec, h, d, -1, -1, -1, dd, mask, out, 0)
+    m = _templates(X, start, n, spec, h, d, -1, -1, -1, -1, dd, mask, out, 0)
     low, high = (h, d) if h < d else (d, h)
     base = _mix(_mix(_mix(_SEED, np.uint64(0)), X[start + h, UPOS]), X[start + d, UPOS])
     for u in range(counts.shape[1]):  # in-between: each tag present between once
@@ -169,14 +170,18 @@ def arc_features(X, start, n, spec, counts, h, d, mask, out):
 def sibling_features(X, start, n, spec, h, s, c, mask, out):
     """The feature indices of ``c`` being the next child of ``h`` after ``s`` (``s ==
     h``: its closest child on that side); returns their number."""
-    return _templates(X, start, n, spec, h, c, s, -1, -1, _distance(h, c), mask, out, 0)
+    return _templates(X, start, n, spec, h, c, s, -1, -1, -1, _distance(h, c), mask, out,
+                      0)
 
 
 @jit(fastmath=False)
-def label_features(X, start, n, spec, h, d, left, right, mask, out):
+def label_features(X, start, n, spec, h, d, left, right, grand, sib, mask, out):
     """The label-row indices of the arc ``h → d`` whose dependent has the leftmost
-    and rightmost children ``left`` and ``right`` (-1: none); returns their number."""
-    return _templates(X, start, n, spec, h, d, -1, left, right, _distance(h, d), mask, out, 0)
+    and rightmost children ``left`` and ``right`` (-1: none), whose head's head is
+    ``grand`` (-1: the head is the root) and whose sibling next inward is ``sib``
+    (``h``: none); returns their number."""
+    return _templates(X, start, n, spec, h, d, sib, left, right, grand, _distance(h, d), mask,
+                      out, 0)
 
 
 @jit(fastmath=False)
@@ -478,9 +483,11 @@ def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen, mira=0, C=
                     _move(w, u, features, m, 0, -step, c)
         # the labeller learns on the gold tree
         outer_children(gold, words, left, right)
+        inner_siblings(gold, words, gold_inner)
         for d in range(1, words + 1):
             m = label_features(X, start, words, label_spec, gold[d], d, left[d], right[d],
-                               row_mask, features)
+                               gold[gold[d]] if gold[d] > 0 else -1, gold_inner[d], row_mask,
+                               features)
             predicted = best_label(w, n_arc, n_labels, features, m)
             label = y[start + d, 1]
             if predicted != label:
@@ -509,6 +516,7 @@ def parse(X, bounds, specs, w, sizes, kind, heads_out, labels_out):
     longest, counts, features = _workspace(bounds, specs)
     left = np.empty(longest + 1, dtype=np.int64)
     right = np.empty(longest + 1, dtype=np.int64)
+    inner = np.empty(longest + 1, dtype=np.int64)
     for s in range(n_sentences):
         start = bounds[s]
         words = bounds[s + 1] - start - 1
@@ -518,8 +526,10 @@ def parse(X, bounds, specs, w, sizes, kind, heads_out, labels_out):
             continue
         heads = _best_tree(X, start, words, specs, w, arc_mask, kind, counts, features)
         outer_children(heads, words, left, right)
+        inner_siblings(heads, words, inner)
         for d in range(1, words + 1):
             m = label_features(X, start, words, label_spec, heads[d], d, left[d], right[d],
-                               row_mask, features)
+                               heads[heads[d]] if heads[d] > 0 else -1, inner[d], row_mask,
+                               features)
             heads_out[start + d] = heads[d]
             labels_out[start + d] = best_label(w, n_arc, n_labels, features, m)

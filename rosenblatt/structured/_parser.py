@@ -29,6 +29,7 @@ from . import _arcs
 from ._arcs import (
     DEP,
     FEATS,
+    GRAND,
     HEAD,
     LEFT_CHILD,
     LEMMA,
@@ -111,8 +112,9 @@ SIBLING_TEMPLATES = [
     [(HEAD, 0, LEMMA), (SIB, 0, UPOS), (DEP, 0, UPOS)],
 ]
 
-#: the relation templates: the two words, their neighbours, and the dependent's
-#: outermost children (a preposition's lemma tells obl from obj, say)
+#: the relation templates: the two words, their neighbours, the dependent's
+#: outermost children (a preposition's lemma tells obl from obj, say), the head's
+#: head and the dependent's sibling next inward
 LABEL_TEMPLATES = [
     [], [(DEP, 0, UPOS)], [(DEP, 0, XPOS)], [(DEP, 0, WORD)], [(DEP, 0, LEMMA)],
     [(DEP, 0, FEATS)], [(HEAD, 0, UPOS)], [(HEAD, 0, XPOS)], [(HEAD, 0, WORD)],
@@ -125,6 +127,11 @@ LABEL_TEMPLATES = [
     [(RIGHT_CHILD, 0, UPOS), (DEP, 0, UPOS)], [(RIGHT_CHILD, 0, LEMMA), (DEP, 0, UPOS)],
     [(LEFT_CHILD, 0, LEMMA), (HEAD, 0, UPOS), (DEP, 0, UPOS)],
     [(HEAD, 0, UPOS), (DEP, 0, UPOS), (LEFT_CHILD, 0, UPOS)],
+    # the head's head and the dependent's sibling next inward (conj against
+    # parataxis, iobj against obj; EWT dev relations on the gold arcs 97.11 → 97.32 %)
+    [(GRAND, 0, UPOS), (HEAD, 0, UPOS), (DEP, 0, UPOS)], [(GRAND, 0, UPOS), (DEP, 0, UPOS)],
+    [(GRAND, 0, LEMMA), (HEAD, 0, UPOS), (DEP, 0, UPOS)], [(SIB, 0, UPOS), (DEP, 0, UPOS)],
+    [(SIB, 0, UPOS), (HEAD, 0, UPOS), (DEP, 0, UPOS)], [(SIB, 0, LEMMA), (DEP, 0, UPOS)],
 ]
 
 SPECS = (template_table(ARC_TEMPLATES), template_table(SIBLING_TEMPLATES),
@@ -379,8 +386,9 @@ class DependencyParser(PerceptronClassifier):
     neighbours' tags, the tags between them, each with the arc's direction and
     distance) plus the lemmas, hashed into ``n_features`` weights. Then each arc
     gets the relation of highest score from its head's and dependent's
-    attributes and the dependent's outermost children (``n_label_features`` rows
-    of a weight per relation).
+    attributes, the dependent's outermost children, the head's head and the
+    dependent's sibling next inward (``n_label_features`` rows of a weight per
+    relation).
 
     Training visits the sentences in the epoch's order: where the decoded tree
     gives a word another head than the gold one, the gold arc's features are
@@ -397,10 +405,10 @@ class DependencyParser(PerceptronClassifier):
         First-order projective (Eisner 1996), first-order non-projective
         (Chu–Liu–Edmonds), second-order projective with siblings, or its
         approximate non-projective search (McDonald & Pereira 2006). The
-        default is the most accurate on UD English EWT (test UAS 87.68 against
-        Eisner's 87.06 and Chu–Liu–Edmonds' 85.72 at ``n_features=2**23``;
-        BENCHMARKS.md) and trains in about 160 CPU s there; on treebanks with
-        many crossing arcs (Portuguese Bosque) Chu–Liu–Edmonds beats Eisner.
+        default is the most accurate on UD English EWT (test UAS 87.99 against
+        Eisner's 86.79 and Chu–Liu–Edmonds' 85.75; BENCHMARKS.md) and trains
+        in about 170 CPU s there; on treebanks with many crossing arcs
+        (Portuguese Bosque) Chu–Liu–Edmonds beats Eisner.
     update : {"perceptron", "mira"}, default="perceptron"
         The step of an update. ``"perceptron"``: 1 (Collins 2002). ``"mira"``:
         1-best MIRA's passive-aggressive step (McDonald, Crammer & Pereira
