@@ -366,10 +366,35 @@ def test_forged_model_files_are_refused_by_name(tmp_path):
         with pytest.raises(ModelFileError, match=field):
             load(tmp_path / "forged.npz")
     meta = json.loads(str(good["__meta__"]))
+    assert meta["attributes"]["feature_templates_"] == parser.feature_templates_  # stored
     meta["params"]["decoder"] = "cky"
     _forge(tmp_path / "parser.npz", tmp_path / "forged.npz", __meta__=np.array(json.dumps(meta)))
     with pytest.raises(ModelFileError, match="decoder"):
         load(tmp_path / "forged.npz")
+
+
+def test_a_file_of_other_feature_templates_is_refused(tmp_path, monkeypatch):
+    """A file saved before the templates changed (an earlier version's parser) would
+    load and label with the wrong weights: its fingerprint is refused, and a file
+    without one says to train the parser again."""
+    from rosenblatt.structured import _parser
+
+    parser = DependencyParser(max_iter=2, random_state=0, **SMALL)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parser.fit(tiny())
+    assert parser.feature_templates_ == _parser.TEMPLATES_ID
+    save(parser, tmp_path / "parser.npz")
+    monkeypatch.setattr(_parser.ParserLearner.published_form["feature_templates_"], "words",
+                        ("0123456789abcdef",))  # this version's templates, changed
+    with pytest.raises(ModelFileError, match="feature_templates_.*must be one of"):
+        load(tmp_path / "parser.npz")
+    monkeypatch.undo()
+    del parser.feature_templates_  # as a file of the first parser had it
+    save(parser, tmp_path / "old.npz")
+    with pytest.raises(ModelFileError, match="feature_templates_: is missing: the file was "
+                                             "saved by a version of rosenblatt whose parser"):
+        load(tmp_path / "old.npz")
 
 
 # -------------------------------------------------------------------------- mixing

@@ -141,11 +141,15 @@ class Declared(ABC):
     the others are checked when the file holds them."""
 
     required = False
+    #: what a file without the value is told (``needed(missing=...)``)
+    missing = "is missing; prediction needs it"
     #: whether a file stores the value by its nonzero values (see :meth:`sparse`)
     stored_sparse = False
 
-    def needed(self):
+    def needed(self, missing=None):
         self.required = True
+        if missing is not None:
+            self.missing = missing
         return self
 
     def sparse(self):

@@ -263,7 +263,7 @@ def _check_fitted(path, model):
         value = getattr(model, name, None)
         if value is None:
             if declared.required:
-                fail(path, name, "is missing; prediction needs it")
+                fail(path, name, declared.missing)
             if not hasattr(model, name):
                 continue  # an attribute this model publishes only with some parameters
         declared.check(file, name, value)

@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._validation import validate_X
 from ..base import Learner, PerceptronClassifier, Problem, RuleState, constraints
-from ..base._file_form import Floats
+from ..base._file_form import Floats, Word
 from ..base._parameters import RealNumber
 from ..base._registry import register
 from ..base._shard import Shard
@@ -136,6 +136,12 @@ LABEL_TEMPLATES = [
 
 SPECS = (template_table(ARC_TEMPLATES), template_table(SIBLING_TEMPLATES),
          template_table(LABEL_TEMPLATES))
+
+#: the templates' fingerprint, stored in a model file: weights hashed from other
+#: templates (a file of an earlier version) would load and parse without a word,
+#: wrongly, so such a file is refused
+TEMPLATES_ID = hashlib.blake2b(repr((ARC_TEMPLATES, SIBLING_TEMPLATES,
+                                     LABEL_TEMPLATES)).encode(), digest_size=8).hexdigest()
 
 _UPOS_CODES = {tag: k for k, tag in enumerate(_arcs.UPOS_TAGS)}
 _ROOT_STRING = "<root>"
@@ -316,7 +322,11 @@ class ParserLearner(Learner):
     #: the arc weights, and a row of relation weights per hashed label feature
     published_form = {"coef_": Floats("features").needed(),
                       "label_coef_": Floats(lambda file: (file.model.n_label_features,
-                                                          file.sizes["classes"])).needed()}
+                                                          file.sizes["classes"])).needed(),
+                      "feature_templates_": Word([TEMPLATES_ID]).needed(
+                          missing="is missing: the file was saved by a version of rosenblatt "
+                                  "whose parser had other feature templates; train the "
+                                  "parser again with this version")}
     _advice = ("the training sentences still hold parsing mistakes, as real treebanks "
                "always do: max_iter epochs is the usual end (Collins' T); filter "
                "sklearn.exceptions.ConvergenceWarning to silence this")
@@ -368,7 +378,7 @@ class ParserLearner(Learner):
         n_arc = int(self.n_features)
         return {**super().publish(problems), "coef_": weights[:n_arc],
                 "label_coef_": weights[n_arc:].reshape(-1, len(self.classes_)),
-                "n_examples_": int(problem.seen[0])}
+                "feature_templates_": TEMPLATES_ID, "n_examples_": int(problem.seen[0])}
 
 
 @register(None, "structured")
@@ -448,6 +458,10 @@ class DependencyParser(PerceptronClassifier):
         The arc (and sibling) feature weights.
     label_coef_ : ndarray of shape (n_label_features, n_classes)
         The relation weights.
+    feature_templates_ : str
+        The fingerprint of the feature templates the weights were hashed from; a
+        model file whose fingerprint is not this version's is refused on loading
+        (its weights would parse, wrongly).
     n_features_in_ : int
         ``n_features``.
     n_iter_ : int
