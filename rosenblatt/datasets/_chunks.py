@@ -1,6 +1,7 @@
 """Files read a block of rows at a time, for training on data larger than memory."""
 
 import numbers
+import threading
 
 import numpy as np
 
@@ -32,6 +33,18 @@ class ChunkedFile:
     LIBSVM feature indices count from 0 when the file uses index 0, from 1
     otherwise; ``zero_based`` decides it instead, for files read as one set.
 
+    ``one_pass=True`` (a LIBSVM file whose width ``n_features`` is given) skips
+    the pass on opening: opening parses only the first block, and the first
+    epoch of :func:`~rosenblatt.streaming.fit_chunks` in file order
+    (``shuffle="none"``) makes the pass while it trains, so one epoch reads the
+    file once. What the pass finds must agree with what the first block
+    promised (its labels are every class; index 0 where the first block counts
+    from 1; every row within ``n_features``; a well-formed file); if not, the fit
+    starts again after the whole pass, so the model, the errors and their
+    messages are those of the two passes. Anything else that needs the whole
+    file first (``n_rows``, ``classes``, the blocks in another order) makes the
+    pass then.
+
     >>> import tempfile, pathlib, numpy as np
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "d.npy"
     >>> np.save(path, np.array([[0., 0., 0], [1., 1., 1], [2., 2., 1]]))
@@ -41,7 +54,7 @@ class ChunkedFile:
     """
 
     def __init__(self, path, chunk_size, *, label=None, n_features=None, zero_based=None,
-                 file_format="auto"):
+                 file_format="auto", one_pass=False):
         self.path = _existing(path)
         if isinstance(chunk_size, bool) or not isinstance(chunk_size, numbers.Integral) \
                 or chunk_size < 1:
@@ -62,9 +75,30 @@ class ChunkedFile:
         self.zero_based = zero_based
         #: whether rows weigh unequally (a VW file's importance weights)
         self.weighted = False
+        if one_pass and self.kind == "libsvm" and n_features is not None and \
+                self._open_first_block(n_features):
+            return
         getattr(self, f"_scan_{self.kind}")(n_features)
         if self.n_rows == 0:
             raise ValueError(f"{self.path}: no data rows.")
+
+    #: what a file opened with one_pass learns only from its whole pass: asking for
+    #: one before the first epoch has made it makes the pass (see __getattr__)
+    _AFTER_THE_PASS = frozenset({"n_rows", "classes", "_where", "_starts", "_end",
+                                 "_n_values", "uses_index_zero", "largest_index"})
+
+    def __getattr__(self, name):
+        # only called for attributes not set: those of a pass not made yet
+        if name in self._AFTER_THE_PASS and "_pending" in self.__dict__:
+            self._finish_scan()
+            return getattr(self, name)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def scanned(self):
+        """Whether the pass over the whole file is made (always, unless the file
+        was opened with ``one_pass`` and its first epoch has not been read)."""
+        return "_pending" not in self.__dict__
 
     def __iter__(self):
         return getattr(self, f"_blocks_{self.kind}")()
@@ -102,7 +136,9 @@ class ChunkedFile:
     def blocks_where(self, index):
         """Where block ``index`` (from 0) is in the file, for error messages:
         ``"{path}, lines a-b"`` (CSV and LIBSVM) or ``"{path}, rows a-b"`` (.npy)."""
-        first, last = self._where[index]
+        pending = self.__dict__.get("_pending")
+        first, last = pending["where"][index] if pending is not None and \
+            index < len(pending["where"]) else self._where[index]
         unit = "rows" if self.kind == "npy" else "lines"
         return f"{self.path}, {unit} {first}-{last}"
 
@@ -169,6 +205,7 @@ class ChunkedFile:
             yield X, self._as_classes(text_labels(labels, lines, self.path, self._numeric))
 
     def __getstate__(self):
+        self._finish_scan()  # a copy cannot share this one's pass in progress
         state = dict(vars(self))
         state.pop("_csv_reader", None)  # a generator: a copy starts its reading anew
         return state
@@ -188,60 +225,123 @@ class ChunkedFile:
     # LIBSVM: one compiled pass (the parser of load_libsvm, over pieces of whole
     # lines) for the classes, the width and where each block starts; then the blocks
     # by byte ranges, parsed by the same loop. It refuses what load_libsvm refuses,
-    # with the same message. (Pieces of _SCAN_BYTES, as VW's pass below.)
+    # with the same message. (Pieces of _SCAN_BYTES, as VW's pass below.) With
+    # one_pass the same pass is the first epoch's reading (see _first_pass_libsvm).
     def _scan_libsvm(self, n_features):
-        parse_as = True if self.zero_based is None else bool(self.zero_based)
-        starts, firsts, lasts, labels = [], [], [], set()
-        largest, smallest, rows = -1, None, 0
-        offset, rest, line, last_line = 0, b"", 1, 0
-        self._n_values = 0
-        with self.path.open("rb") as handle:
-            while True:
-                piece = handle.read(self._SCAN_BYTES)
-                payload = rest + piece
-                cut = len(payload) if not piece else payload.rfind(b"\n") + 1
-                payload, rest = payload[:cut], payload[cut:]
-                if payload:
-                    indices, _, _, y, at, numbers = read_libsvm(payload, parse_as,
-                                                                str(self.path), line)
-                    libsvm_labels(y, self.path, first_row=rows)
-                    labels.update(np.unique(y).tolist())
-                    self._n_values += len(indices)
-                    if len(indices):
-                        largest = max(largest, int(indices.max()))
-                        low = int(indices.min())
-                        smallest = low if smallest is None else min(smallest, low)
-                    place = rows + np.arange(len(y))
-                    opening = place % self.chunk_size == 0
-                    starts.extend((offset + at[opening]).tolist())
-                    firsts.extend(numbers[opening].tolist())
-                    lasts.extend(numbers[(place + 1) % self.chunk_size == 0].tolist())
-                    if len(y):
-                        last_line = int(numbers[-1])
-                    rows += len(y)
-                    line += payload.count(b"\n")
-                    offset += len(payload)
-                if not piece:
+        scan = _LibsvmScan(self, None if self.zero_based is None else bool(self.zero_based))
+        for _ in scan.pieces():
+            pass
+        scan.finish(n_features)
+
+    # LIBSVM in one pass: opening reads the first block; the first epoch reads on
+    def _open_first_block(self, n_features):
+        """Parse pieces up to the first block's rows and keep them for the first
+        epoch; ``False`` when the whole pass is needed now (a bad or odd start:
+        it then refuses the file as the two passes do)."""
+        scan = _LibsvmScan(self, None if self.zero_based is None else bool(self.zero_based))
+        pieces, rows = scan.pieces(), _ParsedRows()
+        try:
+            while rows.n_rows < self.chunk_size:
+                piece = next(pieces, None)
+                if piece is None:
                     break
-        if not rows:
-            raise ValueError(f"{self.path}: no data lines.")
-        if len(lasts) < len(firsts):
-            lasts.append(last_line)
-        where = list(zip(firsts, lasts))
-        # feature indices count from 0 unless every index is 1 or more (scikit-learn's
-        # "auto"; a file without features counts from 0), unless the caller decided for
-        # several files at once (as load_svmlight_files)
-        self.uses_index_zero = smallest == 0
-        self.largest_index = largest
-        if self.zero_based is None:
-            self.zero_based = smallest is None or smallest == 0
-        needed = max(largest - (0 if self.zero_based else 1), 0) + 1
-        self._starts, self._end, self._where = starts, offset, where
-        self.n_rows = rows
-        if n_features is not None and n_features < needed:
-            raise self._too_wide(n_features, needed)
-        self.n_features = needed if n_features is None else int(n_features)
-        self.classes = _classes(labels, self.path)
+                rows.add(piece)
+        except ValueError:
+            return False  # the whole pass refuses it, with the same message
+        # index 0 anywhere means the file counts from 0: seen now, it is decided;
+        # not seen, counting from 1 is a promise that the pass checks
+        zero_based = self.zero_based if self.zero_based is not None else scan.smallest == 0
+        classes = _classes(scan.labels, self.path) if scan.labels else None
+        if rows.n_rows == 0 or len(scan.labels) < 2 or \
+                scan.largest - (0 if zero_based else 1) >= n_features:
+            return False
+        self._pending = {"scan": scan, "pieces": pieces, "rows": rows, "n_features": n_features,
+                         "zero_based": bool(zero_based), "classes": classes, "where": [],
+                         "taken": False, "done": threading.Event(), "promised": False}
+        self.n_features = int(n_features)
+        rows.shift(0 if zero_based else 1)
+        return True
+
+    def first_pass_classes(self):
+        """The classes the first block promises (a file opened with ``one_pass``
+        whose first epoch is not read yet), to train on while the first epoch
+        makes the pass; its end checks the promise (see :class:`FirstPassEnded`).
+        ``None`` once the pass is made: :attr:`classes` holds them then."""
+        pending = self.__dict__.get("_pending")
+        if pending is None:
+            return None
+        pending["promised"] = True
+        return pending["classes"]
+
+    def first_pass(self):
+        """The first epoch's blocks ``(index, (X, y, None))`` in file order, read
+        while the pass is made; ``None`` when the pass is made or being made by
+        another reader (read the blocks by index then)."""
+        pending = self.__dict__.get("_pending")
+        if pending is None or pending["taken"] or "pieces" not in pending:
+            return None
+        pending["taken"] = True
+        return self._first_pass_libsvm(pending)
+
+    def _first_pass_libsvm(self, pending):
+        scan, pieces, rows = pending["scan"], pending["pieces"], pending["rows"]
+        shift = 0 if pending["zero_based"] else 1
+        known = np.array(sorted(scan.labels), dtype=np.float64)
+        dtype = pending["classes"].dtype
+        exhausted = False
+        try:
+            for index in range(np.iinfo(np.int64).max):
+                while rows.n_rows < self.chunk_size and not exhausted:
+                    piece = next(pieces, None)
+                    if piece is None:
+                        exhausted = True
+                        break
+                    indices, _, _, y, _ = piece
+                    # what the first block promised: its labels, its count from 1 (no
+                    # index 0), the width; else the fit starts again after the pass
+                    if shift and len(indices) and scan.smallest == 0:
+                        raise FirstPassEnded(f"{self.path}: index 0 after the first block")
+                    if not np.all(np.isin(y, known)):
+                        raise FirstPassEnded(f"{self.path}: a label the first block lacks")
+                    if scan.largest - shift >= self.n_features:
+                        raise FirstPassEnded(f"{self.path}: wider than n_features")
+                    rows.add(piece, shift)
+                if rows.n_rows == 0:
+                    break
+                data, indices, indptr, y, lines = rows.take(self.chunk_size)
+                pending["where"].append((int(lines[0]), int(lines[-1])))
+                X = libsvm_matrix(data, indices, indptr, self.n_features)
+                yield index, (X, y.astype(dtype) if dtype.kind in "iuU" else y, None)
+            self.__dict__.pop("_pending", None)
+            scan.finish(pending["n_features"])
+            self._check_promise(pending)
+        finally:
+            pending["done"].set()
+
+    def _finish_scan(self, keep_promise=True):
+        """Make the whole pass now (the first epoch has not made it): the
+        attributes of a file opened without ``one_pass``. ``keep_promise=False``:
+        the fit that trusted the first block has been given up (nothing to check)."""
+        pending = self.__dict__.get("_pending")
+        if pending is None:
+            return
+        if not keep_promise:
+            pending["promised"] = False
+        if pending["taken"] and not pending["done"].is_set():
+            pending["done"].wait()  # another thread's first epoch is making it
+            if "_pending" not in self.__dict__:
+                return
+        self.__dict__.pop("_pending", None)
+        pending.pop("pieces", None)
+        self._scan_libsvm(pending["n_features"])
+        self._check_promise(pending)
+
+    def _check_promise(self, pending):
+        if pending["promised"] and not (
+                np.array_equal(self.classes, pending["classes"]) and
+                self.classes.dtype == pending["classes"].dtype and
+                bool(self.zero_based) == pending["zero_based"]):
+            raise FirstPassEnded(f"{self.path}: the whole file differs from its first block")
 
     def _too_wide(self, n_features, needed):
         """The load_libsvm error for a file wider than ``n_features``: a second pass
@@ -391,3 +491,133 @@ def _classes(labels, path):
     return np.array(labels)
 
 
+
+
+class FirstPassEnded(Exception):
+    """A file opened with ``one_pass`` broke its first block's promise during the
+    first epoch (a label, index 0, a width, a bad line further on): the fit that
+    trusted it starts again after the whole pass (:func:`rosenblatt.streaming.fit_chunks`
+    does). Not a ``ValueError``: it never reaches a caller of ``fit_chunks``."""
+
+
+class _LibsvmScan:
+    """The pass over a LIBSVM file in pieces of whole lines: each piece parsed by
+    the compiled loop, and what the file's blocks need noted as it goes (where
+    each block starts, its lines, the labels, the smallest and largest index, the
+    stored values). The pass on opening and the one of a first epoch share it,
+    so that both find the same."""
+
+    def __init__(self, chunks, zero_based):
+        self.chunks = chunks
+        self.parse_as = True if zero_based is None else bool(zero_based)
+        self.starts, self.firsts, self.lasts, self.labels = [], [], [], set()
+        self.largest, self.smallest, self.rows, self.n_values = -1, None, 0, 0
+        self.offset, self.line, self.last_line = 0, 1, 0
+
+    def pieces(self):
+        """``(indices as written, data, indptr, labels, lines)`` of each piece."""
+        chunks, rest = self.chunks, b""
+        with chunks.path.open("rb") as handle:
+            while True:
+                piece = handle.read(chunks._SCAN_BYTES)
+                payload = rest + piece
+                cut = len(payload) if not piece else payload.rfind(b"\n") + 1
+                payload, rest = payload[:cut], payload[cut:]
+                if payload:
+                    indices, data, indptr, y, at, numbers = read_libsvm(
+                        payload, self.parse_as, str(chunks.path), self.line)
+                    libsvm_labels(y, chunks.path, first_row=self.rows)
+                    self.labels.update(np.unique(y).tolist())
+                    self.n_values += len(indices)
+                    if len(indices):
+                        self.largest = max(self.largest, int(indices.max()))
+                        low = int(indices.min())
+                        self.smallest = low if self.smallest is None else min(self.smallest,
+                                                                              low)
+                    size = chunks.chunk_size
+                    place = self.rows + np.arange(len(y))
+                    opening = place % size == 0
+                    self.starts.extend((self.offset + at[opening]).tolist())
+                    self.firsts.extend(numbers[opening].tolist())
+                    self.lasts.extend(numbers[(place + 1) % size == 0].tolist())
+                    if len(y):
+                        self.last_line = int(numbers[-1])
+                    self.rows += len(y)
+                    self.line += payload.count(b"\n")
+                    self.offset += len(payload)
+                    yield indices, data, indptr, y, numbers
+                if not piece:
+                    break
+
+    def finish(self, n_features):
+        """Set the file's attributes from the whole pass (refusing an empty file,
+        or one wider than ``n_features``)."""
+        chunks = self.chunks
+        if not self.rows:
+            raise ValueError(f"{chunks.path}: no data lines.")
+        lasts = list(self.lasts)
+        if len(lasts) < len(self.firsts):
+            lasts.append(self.last_line)
+        # feature indices count from 0 unless every index is 1 or more (scikit-learn's
+        # "auto"; a file without features counts from 0), unless the caller decided for
+        # several files at once (as load_svmlight_files)
+        chunks.uses_index_zero = self.smallest == 0
+        chunks.largest_index = self.largest
+        if chunks.zero_based is None:
+            chunks.zero_based = self.smallest is None or self.smallest == 0
+        needed = max(self.largest - (0 if chunks.zero_based else 1), 0) + 1
+        chunks._starts, chunks._end = self.starts, self.offset
+        chunks._where = list(zip(self.firsts, lasts))
+        chunks._n_values = self.n_values
+        chunks.n_rows = self.rows
+        if n_features is not None and n_features < needed:
+            raise chunks._too_wide(n_features, needed)
+        chunks.n_features = needed if n_features is None else int(n_features)
+        chunks.classes = _classes(self.labels, chunks.path)
+
+
+class _ParsedRows:
+    """Parsed rows waiting to be a block: pieces of CSR arrays, taken from the
+    front ``chunk_size`` rows at a time (a block that spans pieces is copied
+    together; one within a piece is a view of it)."""
+
+    def __init__(self):
+        self.parts, self.n_rows = [], 0
+
+    def add(self, piece, shift=0):
+        indices, data, indptr, y, lines = piece
+        if shift:
+            indices -= shift  # the piece's own array: counted from 0 as the blocks are
+        self.parts.append([indices, data, indptr, y, lines, 0])
+        self.n_rows += len(y)
+
+    def shift(self, by):
+        if by:
+            for part in self.parts:
+                part[0] -= by
+
+    def take(self, count):
+        """``(data, indices, indptr, labels, lines)`` of the next ``count`` rows (or
+        of the rest)."""
+        taken = []
+        while count and self.parts:
+            indices, data, indptr, y, lines, at = self.parts[0]
+            stop = min(len(y), at + count)
+            low, high = indptr[at], indptr[stop]
+            taken.append((data[low:high], indices[low:high], indptr[at:stop + 1] - low,
+                          y[at:stop], lines[at:stop]))
+            count -= stop - at
+            self.n_rows -= stop - at
+            if stop == len(y):
+                self.parts.pop(0)
+            else:
+                self.parts[0][5] = stop
+        if len(taken) == 1:
+            return taken[0]
+        ends = np.cumsum([0] + [part[2][-1] for part in taken[:-1]])
+        indptr = np.concatenate([taken[0][2][:1]] + [part[2][1:] + end
+                                                      for part, end in zip(taken, ends)])
+        return (np.concatenate([part[0] for part in taken]),
+                np.concatenate([part[1] for part in taken]), indptr,
+                np.concatenate([part[3] for part in taken]),
+                np.concatenate([part[4] for part in taken]))
