@@ -218,3 +218,70 @@ def test_the_command_line_says_how_wide_a_file_is_found_by_the_first_epoch(tmp_p
                  "shuffle='none'", "-o", str(tmp_path / "m.npz")]) != 0
     err = capsys.readouterr().err
     assert "d.svm, line" in err and "give --n-features 40 or more" in err
+
+
+def vw_file(path, n=140, seed=1, labels=(-1, 1), weight_at=None, extra=""):
+    """VW text: namespaces with scales, names hashed or numbers, blank lines."""
+    rng = np.random.default_rng(seed)
+    lines = []
+    for i in range(n):
+        words = " ".join(f"f{j}:{rng.standard_normal():.17g}" for j in
+                         np.flatnonzero(rng.random(8) < 0.5))
+        weight = " 2.5" if i == weight_at else ""
+        lines.append(f"{labels[i % len(labels)]}{weight} |a {words} |b:0.5 {i % 13} x")
+        if i % 9 == 0:
+            lines.append("")
+    path.write_text("\n".join(lines) + "\n" + extra)
+    return path
+
+
+@pytest.mark.parametrize("make", [
+    lambda: AveragedPerceptron(shuffle="none", random_state=0, max_iter=3),
+    lambda: FTRLProximal(shuffle="none", random_state=0, max_iter=2),
+])
+@pytest.mark.parametrize("chunk_size", [1, 12, 1000])
+@pytest.mark.parametrize("weight_at", [None, 0, 100])
+def test_a_vw_file_in_one_pass_trains_the_model_of_two_passes(tmp_path, make, chunk_size,
+                                                               weight_at):
+    path = vw_file(tmp_path / "d.vw", weight_at=weight_at)
+    two, chunks_two = fitted(make(), path, chunk_size, one_pass=False, n_features=2**10)
+    one, chunks_one = fitted(make(), path, chunk_size, one_pass=True, n_features=2**10)
+    assert_same_model(one, two, tmp_path)
+    for name in ("n_rows", "n_blocks", "n_values", "weighted", "_starts", "_end", "_where",
+                 "n_features"):
+        assert getattr(chunks_one, name) == getattr(chunks_two, name), name
+    assert np.array_equal(chunks_one.classes, chunks_two.classes)
+
+
+def test_vw_blocks_are_the_rows_of_the_file(tmp_path):
+    path = vw_file(tmp_path / "d.vw", n=90, weight_at=1)  # weighted in the first block
+    two = ChunkedFile(path, 13, n_features=2**10)
+    one = ChunkedFile(path, 13, n_features=2**10, one_pass=True)
+    assert not one.scanned
+    for index, (X, y, weights) in list(one.first_pass()):
+        X2, y2, weights2 = two.weighted_block(index)
+        assert y.dtype == y2.dtype and np.array_equal(y, y2)
+        assert np.array_equal(weights, weights2)
+        assert X.shape == X2.shape and X.indptr.dtype == X2.indptr.dtype
+        assert X.indices.dtype == X2.indices.dtype and X.has_canonical_format
+        assert np.array_equal(X.indptr, X2.indptr) and np.array_equal(X.indices, X2.indices)
+        assert np.array_equal(X.data, X2.data)
+        assert one.blocks_where(index) == two.blocks_where(index)
+
+
+@pytest.mark.parametrize("late", [
+    "1 |a x:y\n",  # a bad feature value: the two passes refuse it when its block is read
+    " |a x\n",  # no label: refused on opening by the two passes
+    "1 x\n",  # no '|'
+])
+def test_vw_errors_are_those_of_the_two_passes(tmp_path, late):
+    path = vw_file(tmp_path / "d.vw", n=60, extra=late)
+
+    def error(one_pass):
+        with pytest.raises(ValueError) as raised:
+            fitted(Perceptron(shuffle="none", random_state=0, max_iter=2), path, 8,
+                   one_pass=one_pass, n_features=2**10)
+        return str(raised.value)
+
+    assert error(True) == error(False)
+    assert "d.vw" in error(True) and "line 68" in error(True)

@@ -75,8 +75,8 @@ class ChunkedFile:
         self.zero_based = zero_based
         #: whether rows weigh unequally (a VW file's importance weights)
         self.weighted = False
-        if one_pass and self.kind == "libsvm" and n_features is not None and \
-                self._open_first_block(n_features):
+        if one_pass and (self.kind == "vw" or self.kind == "libsvm" and n_features is not None) \
+                and self._open_first_block(n_features):
             return
         getattr(self, f"_scan_{self.kind}")(n_features)
         if self.n_rows == 0:
@@ -233,12 +233,13 @@ class ChunkedFile:
             pass
         scan.finish(n_features)
 
-    # LIBSVM in one pass: opening reads the first block; the first epoch reads on
+    # One pass (LIBSVM, VW): opening reads the first block; the first epoch reads on
     def _open_first_block(self, n_features):
         """Parse pieces up to the first block's rows and keep them for the first
         epoch; ``False`` when the whole pass is needed now (a bad or odd start:
         it then refuses the file as the two passes do)."""
-        scan = _LibsvmScan(self, None if self.zero_based is None else bool(self.zero_based))
+        scan = _LibsvmScan(self, None if self.zero_based is None else bool(self.zero_based)) \
+            if self.kind == "libsvm" else _VwScan(self, n_features)
         pieces, rows = scan.pieces(), _ParsedRows()
         try:
             while rows.n_rows < self.chunk_size:
@@ -248,18 +249,15 @@ class ChunkedFile:
                 rows.add(piece)
         except ValueError:
             return False  # the whole pass refuses it, with the same message
-        # index 0 anywhere means the file counts from 0: seen now, it is decided;
-        # not seen, counting from 1 is a promise that the pass checks
-        zero_based = self.zero_based if self.zero_based is not None else scan.smallest == 0
-        classes = _classes(scan.labels, self.path) if scan.labels else None
-        if rows.n_rows == 0 or len(scan.labels) < 2 or \
-                scan.largest - (0 if zero_based else 1) >= n_features:
+        promise = scan.promise(n_features) if rows.n_rows and len(scan.labels) >= 2 else None
+        if promise is None:
             return False
         self._pending = {"scan": scan, "pieces": pieces, "rows": rows, "n_features": n_features,
-                         "zero_based": bool(zero_based), "classes": classes, "where": [],
+                         "promise": promise, "classes": promise["classes"], "where": [],
                          "taken": False, "done": threading.Event(), "promised": False}
-        self.n_features = int(n_features)
-        rows.shift(0 if zero_based else 1)
+        self.n_features = scan.width
+        self.weighted = promise.get("weighted", False)
+        rows.shift(promise.get("shift", 0))
         return True
 
     def first_pass_classes(self):
@@ -274,44 +272,44 @@ class ChunkedFile:
         return pending["classes"]
 
     def first_pass(self):
-        """The first epoch's blocks ``(index, (X, y, None))`` in file order, read
+        """The first epoch's blocks ``(index, (X, y, weights))`` in file order, read
         while the pass is made; ``None`` when the pass is made or being made by
         another reader (read the blocks by index then)."""
         pending = self.__dict__.get("_pending")
         if pending is None or pending["taken"] or "pieces" not in pending:
             return None
         pending["taken"] = True
-        return self._first_pass_libsvm(pending)
+        return self._first_pass_blocks(pending)
 
-    def _first_pass_libsvm(self, pending):
-        scan, pieces, rows = pending["scan"], pending["pieces"], pending["rows"]
-        shift = 0 if pending["zero_based"] else 1
+    def _first_pass_blocks(self, pending):
+        scan, pieces, rows, promise = (pending["scan"], pending["pieces"], pending["rows"],
+                                       pending["promise"])
         known = np.array(sorted(scan.labels), dtype=np.float64)
         dtype = pending["classes"].dtype
         exhausted = False
         try:
             for index in range(np.iinfo(np.int64).max):
                 while rows.n_rows < self.chunk_size and not exhausted:
-                    piece = next(pieces, None)
+                    try:
+                        piece = next(pieces, None)
+                    except ValueError:  # the whole pass says it, as the two passes do
+                        raise FirstPassEnded(f"{self.path}: a bad line after the first "
+                                             "block") from None
                     if piece is None:
                         exhausted = True
                         break
-                    indices, _, _, y, _ = piece
-                    # what the first block promised: its labels, its count from 1 (no
-                    # index 0), the width; else the fit starts again after the pass
-                    if shift and len(indices) and scan.smallest == 0:
-                        raise FirstPassEnded(f"{self.path}: index 0 after the first block")
-                    if not np.all(np.isin(y, known)):
-                        raise FirstPassEnded(f"{self.path}: a label the first block lacks")
-                    if scan.largest - shift >= self.n_features:
-                        raise FirstPassEnded(f"{self.path}: wider than n_features")
-                    rows.add(piece, shift)
+                    # what the first block promised (its labels, ...: see the scans'
+                    # kept); else the fit starts again after the pass
+                    if not np.all(np.isin(piece[3], known)) or not scan.kept(promise, piece):
+                        raise FirstPassEnded(f"{self.path}: the file differs from what its "
+                                             "first block promised")
+                    rows.add(piece, promise.get("shift", 0))
                 if rows.n_rows == 0:
                     break
-                data, indices, indptr, y, lines = rows.take(self.chunk_size)
+                data, indices, indptr, y, lines, weights = rows.take(self.chunk_size)
                 pending["where"].append((int(lines[0]), int(lines[-1])))
-                X = libsvm_matrix(data, indices, indptr, self.n_features)
-                yield index, (X, y.astype(dtype) if dtype.kind in "iuU" else y, None)
+                yield index, (scan.matrix(data, indices, indptr),
+                              y.astype(dtype) if dtype.kind in "iuU" else y, weights)
             self.__dict__.pop("_pending", None)
             scan.finish(pending["n_features"])
             self._check_promise(pending)
@@ -333,14 +331,15 @@ class ChunkedFile:
                 return
         self.__dict__.pop("_pending", None)
         pending.pop("pieces", None)
-        self._scan_libsvm(pending["n_features"])
+        getattr(self, f"_scan_{self.kind}")(pending["n_features"])
         self._check_promise(pending)
 
     def _check_promise(self, pending):
+        promise = pending["promise"]
         if pending["promised"] and not (
-                np.array_equal(self.classes, pending["classes"]) and
-                self.classes.dtype == pending["classes"].dtype and
-                bool(self.zero_based) == pending["zero_based"]):
+                np.array_equal(self.classes, promise["classes"]) and
+                self.classes.dtype == promise["classes"].dtype and
+                all(getattr(self, name) == promise[name] for name in promise["facts"])):
             raise FirstPassEnded(f"{self.path}: the whole file differs from its first block")
 
     def _too_wide(self, n_features, needed):
@@ -545,9 +544,32 @@ class _LibsvmScan:
                     self.rows += len(y)
                     self.line += payload.count(b"\n")
                     self.offset += len(payload)
-                    yield indices, data, indptr, y, numbers
+                    yield indices, data, indptr, y, numbers, None
                 if not piece:
                     break
+
+    def promise(self, n_features):
+        """What the first rows let a fit trust, or ``None``: whether the file counts
+        from 0 (index 0 anywhere decides it: seen now, it is decided; not seen,
+        counting from 1 is a promise that the pass checks), the width."""
+        chunks = self.chunks
+        zero_based = chunks.zero_based if chunks.zero_based is not None else \
+            self.smallest == 0
+        self.shift = 0 if zero_based else 1
+        if self.largest - self.shift >= n_features:
+            return None
+        self.width = int(n_features)
+        return {"classes": _classes(self.labels, chunks.path), "shift": self.shift,
+                "zero_based": bool(zero_based), "facts": ("zero_based",)}
+
+    def kept(self, promise, piece):
+        """Whether the rows so far keep ``promise`` (no index 0 in a file read from
+        1, every index within the width)."""
+        return not (self.shift and self.smallest == 0) and \
+            self.largest - self.shift < self.width
+
+    def matrix(self, data, indices, indptr):
+        return libsvm_matrix(data, indices, indptr, self.width)
 
     def finish(self, n_features):
         """Set the file's attributes from the whole pass (refusing an empty file,
@@ -576,6 +598,82 @@ class _LibsvmScan:
         chunks.classes = _classes(self.labels, chunks.path)
 
 
+class _VwScan(_LibsvmScan):
+    """The pass over a VW file in pieces of whole lines for a first epoch: each
+    piece parsed and hashed (:func:`~._vw.vw_arrays`) and the blocks noted as
+    :class:`_LibsvmScan` notes them; ``finish`` sets what ``_scan_vw`` sets (and
+    the stored values). A bad line anywhere ends the first pass: the two passes
+    refuse a bad label on opening but a bad feature only when its block is read."""
+
+    def __init__(self, chunks, n_features):
+        from ._vw import check_width
+
+        super().__init__(chunks, None)
+        self.width = check_width(n_features, None, chunks.path)
+        self.weighted = False
+
+    def pieces(self):
+        from ._vw import vw_arrays, vw_labels
+
+        chunks, rest = self.chunks, b""
+        with chunks.path.open("rb") as handle:
+            while True:
+                piece = handle.read(chunks._SCAN_BYTES)
+                payload = rest + piece
+                cut = len(payload) if not piece else payload.rfind(b"\n") + 1
+                payload, rest = payload[:cut], payload[cut:]
+                if payload:
+                    indptr, indices, data, y, weights, at, numbers = vw_arrays(
+                        payload, self.width, str(chunks.path), self.line)
+                    self.labels.update(np.unique(vw_labels(y, payload, chunks.path,
+                                                           self.line)).tolist())
+                    self.weighted |= bool(np.any(weights != 1.0))
+                    self.n_values += len(indices)
+                    size = chunks.chunk_size
+                    place = self.rows + np.arange(len(y))
+                    opening = place % size == 0
+                    self.starts.extend((self.offset + at[opening]).tolist())
+                    self.firsts.extend(numbers[opening].tolist())
+                    self.lasts.extend(numbers[(place + 1) % size == 0].tolist())
+                    if len(y):
+                        self.last_line = int(numbers[-1])
+                    self.rows += len(y)
+                    self.line += payload.count(b"\n")
+                    self.offset += len(payload)
+                    yield indices, data, indptr, y, numbers, weights
+                if not piece:
+                    break
+
+    def promise(self, n_features):
+        """Whether rows weigh unequally: any importance weight seen decides it; none
+        seen is a promise that the pass checks."""
+        return {"classes": _classes(self.labels, self.chunks.path), "weighted": self.weighted,
+                "facts": ("weighted",)}
+
+    def kept(self, promise, piece):
+        return self.weighted == promise["weighted"]
+
+    def matrix(self, data, indices, indptr):
+        from ._vw import vw_matrix
+
+        return vw_matrix(data, indices, indptr, self.width)
+
+    def finish(self, n_features):
+        chunks = self.chunks
+        if not self.rows:
+            raise ValueError(f"{chunks.path}: no data lines.")
+        lasts = list(self.lasts)
+        if len(lasts) < len(self.firsts):
+            lasts.append(self.last_line)
+        chunks._starts, chunks._end = self.starts, self.offset
+        chunks._where = list(zip(self.firsts, lasts))
+        chunks._n_values = self.n_values
+        chunks.n_rows = self.rows
+        chunks.n_features = self.width
+        chunks.weighted = self.weighted
+        chunks.classes = _classes(self.labels, chunks.path)
+
+
 class _ParsedRows:
     """Parsed rows waiting to be a block: pieces of CSR arrays, taken from the
     front ``chunk_size`` rows at a time (a block that spans pieces is copied
@@ -585,10 +683,10 @@ class _ParsedRows:
         self.parts, self.n_rows = [], 0
 
     def add(self, piece, shift=0):
-        indices, data, indptr, y, lines = piece
+        indices, data, indptr, y, lines, weights = piece
         if shift:
             indices -= shift  # the piece's own array: counted from 0 as the blocks are
-        self.parts.append([indices, data, indptr, y, lines, 0])
+        self.parts.append([indices, data, indptr, y, lines, weights, 0])
         self.n_rows += len(y)
 
     def shift(self, by):
@@ -597,27 +695,29 @@ class _ParsedRows:
                 part[0] -= by
 
     def take(self, count):
-        """``(data, indices, indptr, labels, lines)`` of the next ``count`` rows (or
-        of the rest)."""
+        """``(data, indices, indptr, labels, lines, weights)`` of the next ``count``
+        rows (or of the rest); ``weights`` ``None`` where the pieces have none."""
         taken = []
         while count and self.parts:
-            indices, data, indptr, y, lines, at = self.parts[0]
+            indices, data, indptr, y, lines, weights, at = self.parts[0]
             stop = min(len(y), at + count)
             low, high = indptr[at], indptr[stop]
             taken.append((data[low:high], indices[low:high], indptr[at:stop + 1] - low,
-                          y[at:stop], lines[at:stop]))
+                          y[at:stop], lines[at:stop],
+                          None if weights is None else weights[at:stop]))
             count -= stop - at
             self.n_rows -= stop - at
             if stop == len(y):
                 self.parts.pop(0)
             else:
-                self.parts[0][5] = stop
+                self.parts[0][6] = stop
         if len(taken) == 1:
             return taken[0]
         ends = np.cumsum([0] + [part[2][-1] for part in taken[:-1]])
         indptr = np.concatenate([taken[0][2][:1]] + [part[2][1:] + end
                                                       for part, end in zip(taken, ends)])
+        weights = None if taken[0][5] is None else np.concatenate([part[5] for part in taken])
         return (np.concatenate([part[0] for part in taken]),
                 np.concatenate([part[1] for part in taken]), indptr,
                 np.concatenate([part[3] for part in taken]),
-                np.concatenate([part[4] for part in taken]))
+                np.concatenate([part[4] for part in taken]), weights)
