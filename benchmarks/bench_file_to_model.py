@@ -28,6 +28,9 @@ held-out file is computed outside the timing.
   n_features=2**20, one_pass=...)`` and ``rosenblatt.streaming.fit_chunks`` (what
   ``rosenblatt train --chunk-size`` runs); with ``one_pass=False`` opening the file
   makes a pass of its own before the epoch (the path before issue 33's change).
+- **blocks ..., VW file**: the same from ``train.vw`` (its features hashed).
+- **... AROW**: ``AROW(max_iter=1, shuffle="none")`` instead (the user guide's "start
+  with" learner; its covariance is diagonal at 2**20 features).
 - **cli whole** / **cli blocks**: ``python -m rosenblatt train train.svm --model
   averaged --n-features 1048576 --set shuffle=none`` with ``--set max_iter=1`` (in
   memory) or ``--chunk-size 100000 --epochs 1``, as a child process: its CPU time
@@ -121,11 +124,17 @@ def spread(values, fmt="{:.2f}"):
 
 
 def run_child(command):
-    """Run ``command``; ``(CPU seconds, peak RSS in MB, stdout)`` of that child alone
-    (reaped with ``os.wait4``: ``RUSAGE_CHILDREN`` would give the largest child's
-    peak so far)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        process = subprocess.Popen(command, stdout=out, stderr=err,
+    """Run ``command``; ``(CPU seconds, peak RSS in MB, stdout)`` of that child alone.
+
+    The CPU time is the child's (``os.wait4`` on it: ``RUSAGE_CHILDREN`` would add
+    every child so far). The peak RSS is GNU time's ``%M`` of it: a process started
+    from this one (fork, vfork or posix_spawn alike) begins with this process's
+    high-water mark on Linux, so ``ru_maxrss`` would report this process's size;
+    ``/usr/bin/time`` is small, and starts the command itself."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err, \
+            tempfile.NamedTemporaryFile("r") as peak:
+        process = subprocess.Popen(["/usr/bin/time", "-f", "%M", "-o", peak.name,
+                                    *map(str, command)], stdout=out, stderr=err,
                                    env={**os.environ, "PYTHONPATH": str(ROOT)})
         _, status, usage = os.wait4(process.pid, 0)
         process.returncode = status  # reaped here: Popen must not wait for it again
@@ -133,7 +142,8 @@ def run_child(command):
         err.seek(0)
         if status:
             raise SystemExit(f"{' '.join(map(str, command))} failed:\n{err.read().decode()}")
-        return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.read().decode()
+        kilobytes = float(peak.read().split()[-1])
+        return usage.ru_utime + usage.ru_stime, kilobytes / 1024, out.read().decode()
 
 
 def accuracy(model, files):
@@ -147,6 +157,13 @@ def averaged():
     from rosenblatt import AveragedPerceptron
 
     return AveragedPerceptron(max_iter=1, shuffle="none", random_state=0)
+
+
+def arow():
+    """The user guide's "start with" learner (its covariance diagonal at 2**20)."""
+    from rosenblatt import AROW
+
+    return AROW(max_iter=1, shuffle="none", random_state=0)
 
 
 def run_vw(files, work):
@@ -171,12 +188,12 @@ def run_vw(files, work):
     return seconds, float(np.mean(np.where(scores > 0, 1, -1) == y))
 
 
-def run_load_libsvm(files, work):
+def run_load_libsvm(files, work, learner=averaged):
     from rosenblatt.datasets import load_libsvm
 
     start = time.process_time()
     X, y = load_libsvm(files["train.svm"], n_features=WIDTH)
-    model = averaged().fit(X, y)
+    model = learner().fit(X, y)
     return time.process_time() - start, accuracy(model, files)
 
 
@@ -189,13 +206,13 @@ def run_load_vw(files, work):
     return time.process_time() - start, accuracy(model, files)
 
 
-def run_blocks(files, work, one_pass=True):
+def run_blocks(files, work, one_pass=True, learner=averaged, source="train.svm"):
     from rosenblatt.datasets import ChunkedFile
     from rosenblatt.streaming import fit_chunks
 
     start = time.process_time()
-    chunks = ChunkedFile(files["train.svm"], CHUNK, n_features=WIDTH, one_pass=one_pass)
-    model = fit_chunks(averaged(), chunks)
+    chunks = ChunkedFile(files[source], CHUNK, n_features=WIDTH, one_pass=one_pass)
+    model = fit_chunks(learner(), chunks)
     return time.process_time() - start, accuracy(model, files)
 
 
@@ -258,6 +275,11 @@ CONTENDERS = {
     "load_vw + AP": run_load_vw,
     "blocks one pass (fit_chunks)": run_blocks,
     "blocks two passes": lambda files, work: run_blocks(files, work, one_pass=False),
+    "blocks one pass, VW file": lambda files, work: run_blocks(files, work, source="train.vw"),
+    "blocks two passes, VW file": lambda files, work: run_blocks(files, work, one_pass=False,
+                                                                 source="train.vw"),
+    "load_libsvm + AROW": lambda files, work: run_load_libsvm(files, work, arow),
+    "blocks one pass AROW": lambda files, work: run_blocks(files, work, learner=arow),
     "cli whole (train --set max_iter=1)": lambda files, work: run_cli(files, work, False),
     "cli blocks (--chunk-size 100000)": lambda files, work: run_cli(files, work, True),
     "cli --help (import floor)": run_help,
@@ -275,7 +297,8 @@ def full(args):
     with tempfile.TemporaryDirectory() as folder:
         work = pathlib.Path(folder)
         # warm the numba caches (a first run compiles) and the page cache
-        for warm in (run_blocks, run_load_libsvm, run_load_vw, run_vw):
+        for warm in (run_blocks, run_load_libsvm, run_load_vw, run_vw, CONTENDERS[
+                "blocks one pass, VW file"], CONTENDERS["blocks one pass AROW"]):
             warm(files, work)
         run_cli(files, work, True)
         for round_ in range(args.rounds):

@@ -284,3 +284,14 @@ def test_chunked_file_scans_in_pieces_of_whole_lines(tmp_path, monkeypatch):
     for (a, b), (c, d) in zip(pieces, whole):
         np.testing.assert_array_equal(a.toarray(), c.toarray())
         np.testing.assert_array_equal(b, d)
+
+
+def test_read_libsvm_takes_a_view_and_counts_the_newlines():
+    """The pass over pieces hands the parser a memoryview (no copy of the piece) and
+    takes the newlines it counted; a slow line (read by scikit-learn's parser) too."""
+    raw = b"# c\n1 1:1 3:0.5\n\n-1 2:1e400 4:1\n1 qid:2 5:1_0\n"
+    expected = read_libsvm(raw, True, "here")
+    got = read_libsvm(memoryview(raw)[:len(raw)], True, "here", with_newlines=True)
+    assert got[-1] == raw.count(b"\n") == 5
+    for a, b in zip(got[:-1], expected):
+        np.testing.assert_array_equal(a, b)

@@ -519,12 +519,14 @@ class _LibsvmScan:
         with chunks.path.open("rb") as handle:
             while True:
                 piece = handle.read(chunks._SCAN_BYTES)
-                payload = rest + piece
-                cut = len(payload) if not piece else payload.rfind(b"\n") + 1
-                payload, rest = payload[:cut], payload[cut:]
-                if payload:
-                    indices, data, indptr, y, at, numbers = read_libsvm(
-                        payload, self.parse_as, str(chunks.path), self.line)
+                whole = rest + piece
+                cut = len(whole) if not piece else whole.rfind(b"\n") + 1
+                # the whole lines as a view (no copy of the piece), the rest kept
+                payload, rest = memoryview(whole)[:cut], whole[cut:]
+                if cut:
+                    indices, data, indptr, y, at, numbers, newlines = read_libsvm(
+                        payload, self.parse_as, str(chunks.path), self.line,
+                        with_newlines=True)
                     libsvm_labels(y, chunks.path, first_row=self.rows)
                     self.labels.update(np.unique(y).tolist())
                     self.n_values += len(indices)
@@ -542,8 +544,8 @@ class _LibsvmScan:
                     if len(y):
                         self.last_line = int(numbers[-1])
                     self.rows += len(y)
-                    self.line += payload.count(b"\n")
-                    self.offset += len(payload)
+                    self.line += newlines
+                    self.offset += cut
                     yield indices, data, indptr, y, numbers, None
                 if not piece:
                     break
