@@ -51,6 +51,19 @@ class ChunkedFile:
     >>> chunks = ChunkedFile(path, chunk_size=2)
     >>> chunks.classes.tolist(), [len(y) for _, y in chunks]
     ([0, 1], [2, 1])
+
+    In one pass, the first epoch's reading (here by hand, as ``fit_chunks`` does) makes
+    the pass:
+
+    >>> svm = path.with_suffix(".svm")
+    >>> _ = svm.write_text("-1 1:0.5\n1 2:1\n1 1:2 3:1\n")
+    >>> once = ChunkedFile(svm, chunk_size=2, n_features=3, one_pass=True)
+    >>> once.scanned, once.first_pass_classes().tolist()
+    (False, [-1, 1])
+    >>> [(index, y.tolist()) for index, (X, y, _) in once.first_pass()]
+    [(0, [-1, 1]), (1, [1])]
+    >>> once.scanned, once.n_rows, once.blocks_where(1).endswith("d.svm, lines 3-3")
+    (True, 3, True)
     """
 
     def __init__(self, path, chunk_size, *, label=None, n_features=None, zero_based=None,
