@@ -33,13 +33,15 @@ class ChunkedFile:
     LIBSVM feature indices count from 0 when the file uses index 0, from 1
     otherwise; ``zero_based`` decides it instead, for files read as one set.
 
-    ``one_pass=True`` (a LIBSVM file whose width ``n_features`` is given) skips
+    ``one_pass=True`` (a LIBSVM file whose width ``n_features`` is given, or a
+    VW file: its width is the hash space's) skips
     the pass on opening: opening parses only the first block, and the first
     epoch of :func:`~rosenblatt.streaming.fit_chunks` in file order
     (``shuffle="none"``) makes the pass while it trains, so one epoch reads the
     file once. What the pass finds must agree with what the first block
-    promised (its labels are every class; index 0 where the first block counts
-    from 1; every row within ``n_features``; a well-formed file); if not, the fit
+    promised (its labels are every class; LIBSVM: no index 0 where the first block
+    counts from 1, every row within ``n_features``; VW: importance weights or none;
+    a well-formed file); if not, the fit
     starts again after the whole pass, so the model, the errors and their
     messages are those of the two passes. Anything else that needs the whole
     file first (``n_rows``, ``classes``, the blocks in another order) makes the
@@ -56,7 +58,7 @@ class ChunkedFile:
     the pass:
 
     >>> svm = path.with_suffix(".svm")
-    >>> _ = svm.write_text("-1 1:0.5\n1 2:1\n1 1:2 3:1\n")
+    >>> _ = svm.write_text("-1 1:0.5\\n1 2:1\\n1 1:2 3:1\\n")
     >>> once = ChunkedFile(svm, chunk_size=2, n_features=3, one_pass=True)
     >>> once.scanned, once.first_pass_classes().tolist()
     (False, [-1, 1])
