@@ -91,11 +91,12 @@ def test_the_first_epoch_reads_the_file_once(tmp_path, monkeypatch):
     assert 1.9 * size < sum(read) <= 2 * size
     read.clear()
     fitted(Perceptron(shuffle="none", random_state=0, max_iter=1), path, 40, one_pass=True)
-    assert sum(read) == size
+    # once, but for the few rows past each block's end, parsed again with the next piece
+    assert size <= sum(read) < 1.25 * size
     read.clear()
     fitted(Perceptron(shuffle="none", random_state=0, max_iter=3, tol=None), path, 40,
            one_pass=True)
-    assert 2.9 * size < sum(read) <= 3 * size
+    assert 2.9 * size < sum(read) < 3.25 * size
 
 
 def test_blocks_are_the_rows_of_the_file(tmp_path):

@@ -255,7 +255,7 @@ class ChunkedFile:
         it then refuses the file as the two passes do)."""
         scan = _LibsvmScan(self, None if self.zero_based is None else bool(self.zero_based)) \
             if self.kind == "libsvm" else _VwScan(self, n_features)
-        pieces, rows = scan.pieces(), _ParsedRows()
+        pieces, rows = scan.pieces(aligned=True), _ParsedRows()
         try:
             while rows.n_rows < self.chunk_size:
                 piece = next(pieces, None)
@@ -528,12 +528,25 @@ class _LibsvmScan:
         self.largest, self.smallest, self.rows, self.n_values = -1, None, 0, 0
         self.offset, self.line, self.last_line = 0, 1, 0
 
-    def pieces(self):
-        """``(indices as written, data, indptr, labels, lines)`` of each piece."""
+    def pieces(self, aligned=False):
+        """``(indices as written, data, indptr, labels, lines, None)`` of each piece of
+        whole lines: ``_SCAN_BYTES`` at a time, or with ``aligned`` (a first epoch's
+        blocks) sized from the bytes per row so far to hold the rest of the current
+        block and cut where it ends, the few rows parsed beyond it read again with
+        the next piece: a block is then one piece's arrays, not a copy of several."""
         chunks, rest = self.chunks, b""
+        size = chunks.chunk_size
         with chunks.path.open("rb") as handle:
             while True:
-                piece = handle.read(chunks._SCAN_BYTES)
+                need = size - self.rows % size  # rows to the end of the current block
+                ask = chunks._SCAN_BYTES
+                if aligned and self.rows:
+                    # 3 % and a line more than the rows take on average, so that the
+                    # piece ends past the block; bounded, for very large blocks
+                    per_row = self.offset / self.rows
+                    ask = int(min(max(need * per_row * 1.03 + 2 * per_row - len(rest),
+                                      min(1 << 16, ask)), 16 * ask))
+                piece = handle.read(ask)
                 whole = rest + piece
                 cut = len(whole) if not piece else whole.rfind(b"\n") + 1
                 # the whole lines as a view (no copy of the piece), the rest kept
@@ -542,6 +555,13 @@ class _LibsvmScan:
                     indices, data, indptr, y, at, numbers, newlines = read_libsvm(
                         payload, self.parse_as, str(chunks.path), self.line,
                         with_newlines=True)
+                    if aligned and len(y) > need:  # keep the block's rows; the rest again
+                        kept = int(indptr[need])
+                        indices, data, indptr = indices[:kept], data[:kept], indptr[:need + 1]
+                        next_line, cut = int(numbers[need]), int(at[need])
+                        y, at, numbers = y[:need], at[:need], numbers[:need]
+                        rest = whole[cut:]
+                        newlines = next_line - self.line
                     libsvm_labels(y, chunks.path, first_row=self.rows)
                     self.labels.update(np.unique(y).tolist())
                     self.n_values += len(indices)
@@ -550,7 +570,6 @@ class _LibsvmScan:
                         low = int(indices.min())
                         self.smallest = low if self.smallest is None else min(self.smallest,
                                                                               low)
-                    size = chunks.chunk_size
                     place = self.rows + np.arange(len(y))
                     opening = place % size == 0
                     self.starts.extend((self.offset + at[opening]).tolist())
@@ -562,7 +581,7 @@ class _LibsvmScan:
                     self.line += newlines
                     self.offset += cut
                     yield indices, data, indptr, y, numbers, None
-                if not piece:
+                if not piece and not rest:
                     break
 
     def promise(self, n_features):
@@ -629,24 +648,42 @@ class _VwScan(_LibsvmScan):
         self.width = check_width(n_features, None, chunks.path)
         self.weighted = False
 
-    def pieces(self):
+    def pieces(self, aligned=False):
+        """As :meth:`_LibsvmScan.pieces`, with each row's importance weight last."""
         from ._vw import vw_arrays, vw_labels
 
         chunks, rest = self.chunks, b""
+        size = chunks.chunk_size
         with chunks.path.open("rb") as handle:
             while True:
-                piece = handle.read(chunks._SCAN_BYTES)
-                payload = rest + piece
-                cut = len(payload) if not piece else payload.rfind(b"\n") + 1
-                payload, rest = payload[:cut], payload[cut:]
-                if payload:
+                need = size - self.rows % size
+                ask = chunks._SCAN_BYTES
+                if aligned and self.rows:
+                    per_row = self.offset / self.rows
+                    ask = int(min(max(need * per_row * 1.03 + 2 * per_row - len(rest),
+                                      min(1 << 16, ask)), 16 * ask))
+                piece = handle.read(ask)
+                whole = rest + piece
+                cut = len(whole) if not piece else whole.rfind(b"\n") + 1
+                payload, rest = memoryview(whole)[:cut], whole[cut:]
+                if cut:
                     indptr, indices, data, y, weights, at, numbers = vw_arrays(
                         payload, self.width, str(chunks.path), self.line)
-                    self.labels.update(np.unique(vw_labels(y, payload, chunks.path,
+                    newlines = None
+                    if aligned and len(y) > need:  # keep the block's rows; the rest again
+                        kept = int(indptr[need])
+                        indices, data, indptr = indices[:kept], data[:kept], indptr[:need + 1]
+                        next_line, cut = int(numbers[need]), int(at[need])
+                        y, weights = y[:need], weights[:need]
+                        at, numbers = at[:need], numbers[:need]
+                        rest = whole[cut:]
+                        newlines = next_line - self.line
+                    # the text only names a line without a label (an error)
+                    text = bytes(whole[:cut]) if np.isnan(y).any() else b""
+                    self.labels.update(np.unique(vw_labels(y, text, chunks.path,
                                                            self.line)).tolist())
                     self.weighted |= bool(np.any(weights != 1.0))
                     self.n_values += len(indices)
-                    size = chunks.chunk_size
                     place = self.rows + np.arange(len(y))
                     opening = place % size == 0
                     self.starts.extend((self.offset + at[opening]).tolist())
@@ -655,10 +692,10 @@ class _VwScan(_LibsvmScan):
                     if len(y):
                         self.last_line = int(numbers[-1])
                     self.rows += len(y)
-                    self.line += payload.count(b"\n")
-                    self.offset += len(payload)
+                    self.line += whole.count(b"\n", 0, cut) if newlines is None else newlines
+                    self.offset += cut
                     yield indices, data, indptr, y, numbers, weights
-                if not piece:
+                if not piece and not rest:
                     break
 
     def promise(self, n_features):
