@@ -247,8 +247,9 @@ def _train_in_chunks(model, path, label, chunk_size, epochs, show_progress, opti
     if not hasattr(model, "partial_fit"):
         raise ValueError(f"--chunk-size trains with partial_fit, which "
                          f"{type(model).__name__} does not have")
-    # one pass: a LIBSVM file of a known width is read once for the first epoch
-    # (the pass that opening made before is made by that epoch; ChunkedFile's one_pass)
+    # one pass: a VW file, or a LIBSVM file of a known width, is read once for the first
+    # epoch (the pass that opening made before is made by that epoch; ChunkedFile's
+    # one_pass); a progress bar needs the number of blocks first
     chunks = chunked_file(path, chunk_size, label, options=options,
                           one_pass=not show_progress)
     try:
