@@ -286,3 +286,28 @@ def test_vw_errors_are_those_of_the_two_passes(tmp_path, late):
 
     assert error(True) == error(False)
     assert "d.vw" in error(True) and "line 68" in error(True)
+
+
+def test_a_thread_asking_for_the_whole_file_waits_for_the_first_pass(tmp_path):
+    """Problems on threads (one-vs-rest with n_jobs): one reads the first pass, the
+    others wait for it to be made and read the blocks by index."""
+    import threading
+
+    path = svm_file(tmp_path / "d.svm", n=200)
+    two = ChunkedFile(path, 16, n_features=12)
+    one = ChunkedFile(path, 16, n_features=12, one_pass=True)
+    blocks = one.first_pass()
+    first = next(blocks)  # the pass has begun
+    found = {}
+    thread = threading.Thread(target=lambda: found.update(blocks=one.n_blocks, rows=one.n_rows))
+    thread.start()
+    thread.join(0.3)
+    assert thread.is_alive()  # waiting for the first pass
+    assert one.first_pass() is None  # taken
+    rest = list(blocks)
+    thread.join(10)
+    assert found == {"blocks": two.n_blocks, "rows": two.n_rows}
+    assert len(rest) + 1 == two.n_blocks and first[0] == 0 and one.scanned
+    # asked first, the pass is made, and no first pass is left to read
+    early = ChunkedFile(path, 16, n_features=12, one_pass=True)
+    assert early.n_rows == 200 and early.first_pass() is None

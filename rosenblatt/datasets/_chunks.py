@@ -103,10 +103,12 @@ class ChunkedFile:
                                  "_n_values", "uses_index_zero", "largest_index"})
 
     def __getattr__(self, name):
-        # only called for attributes not set: those of a pass not made yet
-        if name in self._AFTER_THE_PASS and "_pending" in self.__dict__:
+        # only called for attributes not set: those of a pass not made yet (or being
+        # made by another thread's first epoch, which _finish_scan waits for)
+        if name in self._AFTER_THE_PASS and "_scan_lock" in self.__dict__:
             self._finish_scan()
-            return getattr(self, name)
+            if name in self.__dict__:
+                return self.__dict__[name]
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
@@ -223,6 +225,7 @@ class ChunkedFile:
         self._finish_scan()  # a copy cannot share this one's pass in progress
         state = dict(vars(self))
         state.pop("_csv_reader", None)  # a generator: a copy starts its reading anew
+        state.pop("_scan_lock", None)  # a lock does not pickle; a made pass needs none
         return state
 
     def _block_csv(self, index):
@@ -241,7 +244,7 @@ class ChunkedFile:
     # lines) for the classes, the width and where each block starts; then the blocks
     # by byte ranges, parsed by the same loop. It refuses what load_libsvm refuses,
     # with the same message. (Pieces of _SCAN_BYTES, as VW's pass below.) With
-    # one_pass the same pass is the first epoch's reading (see _first_pass_libsvm).
+    # one_pass the same pass is the first epoch's reading (see _first_pass_blocks).
     def _scan_libsvm(self, n_features):
         scan = _LibsvmScan(self, None if self.zero_based is None else bool(self.zero_based))
         for _ in scan.pieces():
@@ -269,7 +272,9 @@ class ChunkedFile:
             return False
         self._pending = {"scan": scan, "pieces": pieces, "rows": rows, "n_features": n_features,
                          "promise": promise, "classes": promise["classes"], "where": [],
-                         "taken": False, "done": threading.Event(), "promised": False}
+                         "taken": False, "done": threading.Event(), "promised": False,
+                         "lock": threading.Lock()}
+        self._scan_lock = threading.RLock()
         self.n_features = scan.width
         self.weighted = promise.get("weighted", False)
         rows.shift(promise.get("shift", 0))
@@ -291,9 +296,12 @@ class ChunkedFile:
         while the pass is made; ``None`` when the pass is made or being made by
         another reader (read the blocks by index then)."""
         pending = self.__dict__.get("_pending")
-        if pending is None or pending["taken"] or "pieces" not in pending:
+        if pending is None:
             return None
-        pending["taken"] = True
+        with pending["lock"]:  # one reader: problems may read the file on threads
+            if pending["taken"] or "pieces" not in pending:
+                return None
+            pending["taken"] = True
         return self._first_pass_blocks(pending)
 
     def _first_pass_blocks(self, pending):
@@ -325,8 +333,8 @@ class ChunkedFile:
                 pending["where"].append((int(lines[0]), int(lines[-1])))
                 yield index, (scan.matrix(data, indices, indptr),
                               y.astype(dtype) if dtype.kind in "iuU" else y, weights)
+            scan.finish(pending["n_features"])  # the attributes, then the pass is made
             self.__dict__.pop("_pending", None)
-            scan.finish(pending["n_features"])
             self._check_promise(pending)
         finally:
             pending["done"].set()
@@ -335,19 +343,26 @@ class ChunkedFile:
         """Make the whole pass now (the first epoch has not made it): the
         attributes of a file opened without ``one_pass``. ``keep_promise=False``:
         the fit that trusted the first block has been given up (nothing to check)."""
-        pending = self.__dict__.get("_pending")
-        if pending is None:
+        lock = self.__dict__.get("_scan_lock")
+        if lock is None:
             return
-        if not keep_promise:
-            pending["promised"] = False
-        if pending["taken"] and not pending["done"].is_set():
-            pending["done"].wait()  # another thread's first epoch is making it
-            if "_pending" not in self.__dict__:
+        with lock:  # one pass at a time; the others find it made
+            pending = self.__dict__.get("_pending")
+            if pending is None:
                 return
-        self.__dict__.pop("_pending", None)
-        pending.pop("pieces", None)
-        getattr(self, f"_scan_{self.kind}")(pending["n_features"])
-        self._check_promise(pending)
+            if not keep_promise:
+                pending["promised"] = False
+            with pending["lock"]:
+                reading = pending["taken"]
+                pending["taken"] = True  # no first epoch reads it from now on
+            if reading and not pending["done"].is_set():
+                pending["done"].wait()  # another thread's first epoch is making it
+                if "_pending" not in self.__dict__:
+                    return
+            self.__dict__.pop("_pending", None)
+            pending.pop("pieces", None)
+            getattr(self, f"_scan_{self.kind}")(pending["n_features"])
+            self._check_promise(pending)
 
     def _check_promise(self, pending):
         promise = pending["promise"]
