@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 
 from ._validation import class_weights
+from .datasets._chunks import FirstPassEnded
 from .distributed._shards import FileShard, class_counts, with_class_weights
 
 
@@ -31,6 +32,10 @@ def fit_chunks(model, chunks, *, n_epochs=None, on_chunk=None, resume=False):
     rule and random streams continue. ``on_chunk`` is called after each block
     of each epoch (a progress bar). Returns the model.
 
+    A file opened with ``one_pass=True`` is read once for the first epoch (no
+    pass on opening) when the blocks come in file order; the model is the one
+    of the two passes, bit for bit.
+
     >>> import tempfile, pathlib, numpy as np
     >>> from rosenblatt import Perceptron
     >>> from rosenblatt.datasets import ChunkedFile
@@ -47,6 +52,23 @@ def fit_chunks(model, chunks, *, n_epochs=None, on_chunk=None, resume=False):
             n_epochs, numbers.Integral) or n_epochs < 1):
         raise ValueError(f"n_epochs must be a whole number of passes over the file, 1 or "
                          f"more; got {n_epochs!r}.")
+    if not resume and not getattr(chunks, "scanned", True):
+        # a file opened with one_pass: train on what its first block promises while
+        # the first epoch reads the file; a broken promise (a label, a line further
+        # on) starts the fit again after the whole pass, from the state it had
+        before = dict(vars(model))
+        classes = chunks.first_pass_classes() if _in_file_order(model) else None
+        if classes is not None:
+            try:
+                return _fit(model, chunks, classes, n_epochs, on_chunk, resume)
+            except FirstPassEnded:
+                pass
+            except BaseException:
+                _restore(model, before)
+                raise
+            _restore(model, before)
+        # the pass now: a bad file is refused here, as on opening
+        chunks._finish_scan(keep_promise=False)
     classes = model.classes_ if resume else chunks.classes
     if resume:
         unknown = sorted(set(chunks.classes.tolist()) - set(classes.tolist()), key=str)
@@ -54,6 +76,21 @@ def fit_chunks(model, chunks, *, n_epochs=None, on_chunk=None, resume=False):
             raise ValueError(f"{chunks.path} holds labels {', '.join(map(str, unknown))} that "
                              f"the model does not know (its classes: "
                              f"{', '.join(map(str, classes))})")
+    return _fit(model, chunks, classes, n_epochs, on_chunk, resume)
+
+
+def _in_file_order(model):
+    """Whether the model's first epoch reads the blocks in file order (one pass)."""
+    params = model.get_params()
+    return params.get("shuffle", "none") == "none" and params.get("class_weight") != "balanced"
+
+
+def _restore(model, state):
+    vars(model).clear()
+    vars(model).update(state)
+
+
+def _fit(model, chunks, classes, n_epochs, on_chunk, resume):
     shard = FileShard.of(chunks, classes=np.asarray(classes))
     shard.on_block = on_chunk
     if model.get_params().get("class_weight") is not None:

@@ -221,9 +221,12 @@ def test_plain_lines_take_the_compiled_path_only():
     buf = np.frombuffer(payload, dtype=np.uint8)
     n = 4
     out = (np.zeros(n + 1, dtype=np.int64), np.empty(32, dtype=np.int32), np.empty(32),
-           np.empty(n), np.empty(n), np.empty((n, 4), dtype=np.int64))
+           np.empty(n), np.empty(n), np.empty((n, 4), dtype=np.int64),
+           np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
     rows, _, slow = _text.vw_parse(buf, 2**20, _text.POWERS, *out)
     assert (rows, slow) == (2, 0)
+    # each row's start byte and line (from 0), for a file read in one pass
+    assert out[-2][:2].tolist() == [0, payload.index(b"-1")] and out[-1][:2].tolist() == [0, 1]
 
 
 def test_format_by_suffix_and_content(tmp_path):

@@ -26,6 +26,9 @@ NUMBERS = st.one_of(
               st.sampled_from(["", "e5", "E-3", "e+22", "e-23", "e308", "e400", "e-400"])),
     st.sampled_from(["0", "-0", "0.0", "nan", "inf", "-inf", "NaN", "1_0", ".", "1e", "e3",
                      "", "0x1p3", "1.5.2", "٣"]),
+    # the value "1" takes a path of its own (binary features): it and its neighbours
+    st.sampled_from(["1", "1", "1", "1.0", "10", "1e0", "1.", "01", "+1", "-1", "11", "1x",
+                     "1#", "1\0", "1\r", "1e", "1:1"]),
 )
 INDEX_TEXTS = st.one_of(st.integers(0, 40).map(str),
                         st.sampled_from(["007", "+3", "-1", "2147483647", "2147483648",
@@ -150,6 +153,42 @@ def test_ordinary_lines_take_the_fast_path_and_unusual_ones_do_not():
     assert counts[2] == 1
 
 
+BINARY_LINES = [b"1 1:1", b"1 1:1 ", b"1 1:1\t", b"1 1:1.0", b"1 1:10", b"1 1:1e0",
+                b"1 1:1#comment", b"1 1:1 #comment", b"1 2:1 3:1# 4:1", b"1 1:1\r",
+                b"1 1:1\x0b2:1", b"1 1:1.", b"1 1:01", b"1 1:+1", b"1 1:11 2:1", b"1 1:1x",
+                b"1 1:1\x00", b"1 1:1\x00#c", b"1 1:1:1", b"1 1:", b"1 qid:1 1:1",
+                b"-1 5:1 7:1 9:1"]
+
+
+@pytest.mark.parametrize("line", BINARY_LINES)
+@pytest.mark.parametrize("ending", [b"", b"\n", b"\r\n"])
+def test_the_value_one_reads_as_scikit_learn_reads_it(line, ending, tmp_path):
+    """The fast path of the value ``1`` (``:1`` then a blank, a comment or the line's
+    end) against scikit-learn, and its neighbours that must not take it."""
+    path = tmp_path / "d.svm"
+    path.write_bytes(b"-1 2:0.5\n" + line + ending)
+    try:
+        A, b = load_svmlight_file(str(path), zero_based=False)
+    except (ValueError, RuntimeError, OverflowError):
+        with pytest.raises(ValueError, match=r"d\.svm, line 2: "):
+            load_libsvm(path, zero_based=False)
+        return
+    X, y = load_libsvm(path, zero_based=False)
+    same_matrix(X, A)
+    np.testing.assert_array_equal(y, numeric_labels(b))
+
+
+def test_the_value_one_is_the_fast_path():
+    counts, (_, indices, data, *_) = parse(b"1 1:1 3:1#c\n-1 2:1 \n1 4:1\r\n1 5:1\t6:1")
+    assert counts == (4, 6, 0)
+    assert data[:6].tolist() == [1.0] * 6 and indices[:6].tolist() == [1, 3, 2, 4, 5, 6]
+    counts, (_, _, data, *_) = parse(b"1 1:10 2:1.0 3:1e0 4:1.\n")
+    assert counts == (1, 4, 0) and data[:4].tolist() == [10.0, 1.0, 1.0, 1.0]
+    for line in (b"1 1:1x", b"1 1:1\x00", b"1 1:1:1", b"1 1:"):
+        counts, _ = parse(line + b"\n")
+        assert counts[2] == 1, line  # unusual: scikit-learn's parser reads the line
+
+
 @pytest.mark.parametrize("line, reason", [
     (b"1 3:1 2:1", "feature indices must be increasing"),
     (b"1 0:1", "feature index 0, but the file is read with indices from 1"),
@@ -245,3 +284,14 @@ def test_chunked_file_scans_in_pieces_of_whole_lines(tmp_path, monkeypatch):
     for (a, b), (c, d) in zip(pieces, whole):
         np.testing.assert_array_equal(a.toarray(), c.toarray())
         np.testing.assert_array_equal(b, d)
+
+
+def test_read_libsvm_takes_a_view_and_counts_the_newlines():
+    """The pass over pieces hands the parser a memoryview (no copy of the piece) and
+    takes the newlines it counted; a slow line (read by scikit-learn's parser) too."""
+    raw = b"# c\n1 1:1 3:0.5\n\n-1 2:1e400 4:1\n1 qid:2 5:1_0\n"
+    expected = read_libsvm(raw, True, "here")
+    got = read_libsvm(memoryview(raw)[:len(raw)], True, "here", with_newlines=True)
+    assert got[-1] == raw.count(b"\n") == 5
+    for a, b in zip(got[:-1], expected):
+        np.testing.assert_array_equal(a, b)

@@ -13,7 +13,9 @@ does not read exactly, ``nan``/``inf``, a sign or ``_`` in an index, an index of
 comment, ...) is *not* guessed at: it is marked, and scikit-learn's own parser
 reads that line alone (and refuses it with its file and line when it is wrong,
 see :func:`rosenblatt.datasets._loaders.read_libsvm`). The number parser is the
-one of the Vowpal Wabbit loop (:mod:`._text`).
+one of the Vowpal Wabbit loop (:mod:`._text`); a value that is the lone digit
+``1`` (a binary feature: ``3:1`` then a blank, a comment or the line's end) is
+1.0 without it, exactly what the parser (and ``float``) makes of it.
 """
 
 import numpy as np
@@ -116,13 +118,21 @@ def libsvm_parse(buf, zero_based, powers, indptr, indices, data, labels, starts,
                 ok = False
                 break
             i += 1
-            b = i
-            while i < stop and not _white(buf[i]):
+            # the value: a lone "1" (binary features, most of a click log's words) is
+            # 1.0 without the number parser; its word ends at a blank or at the
+            # data's end (a comment's '#', the line's end). Anything else, "10",
+            # "1.0", "1e0", takes the parser, as before.
+            if i < stop and buf[i] == 49 and (i + 1 == stop or _white(buf[i + 1])):
                 i += 1
-            good, value = parse_number(buf, b, i, powers)
-            if not good:
-                ok = False
-                break
+                value = 1.0
+            else:
+                b = i
+                while i < stop and not _white(buf[i]):
+                    i += 1
+                good, value = parse_number(buf, b, i, powers)
+                if not good:
+                    ok = False
+                    break
             indices[nnz] = index
             data[nnz] = value
             nnz += 1

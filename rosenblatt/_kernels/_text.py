@@ -262,12 +262,15 @@ def vw_capacity(buf):
 
 
 @jit
-def vw_parse(buf, n_features, powers, indptr, indices, data, labels, weights, slow):
+def vw_parse(buf, n_features, powers, indptr, indices, data, labels, weights, slow, starts,
+             lines):
     """Parse the whole lines of ``buf`` (uint8) into CSR rows: ``indptr``,
     ``indices`` (column = hash modulo ``n_features``), ``data``; ``labels`` (NaN
-    when a line has none) and ``weights`` per row. A line the fast path does not
-    take gets an empty row, and ``slow`` its ``(row, start byte, end byte, line
-    from 0)``. Returns ``(rows, stored values, slow lines)``.
+    when a line has none) and ``weights`` per row; ``starts`` and ``lines`` each
+    row's start byte and line (from 0: where a block of rows starts, for a file
+    read in one pass). A line the fast path does not take gets an empty row, and
+    ``slow`` its ``(row, start byte, end byte, line from 0)``. Returns ``(rows,
+    stored values, slow lines)``.
 
     One pass over the bytes: the label section up to the first ``|``, then the
     namespaces and features up to the newline, each feature name's digits
@@ -385,6 +388,8 @@ def vw_parse(buf, n_features, powers, indptr, indices, data, labels, weights, sl
             slow[n_slow, 2] = end
             slow[n_slow, 3] = line
             n_slow += 1
+        starts[row] = pos
+        lines[row] = line
         row += 1
         indptr[row] = nnz
         line += 1

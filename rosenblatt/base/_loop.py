@@ -78,8 +78,9 @@ def train(learner, problems, shards, backend, *, epochs, partial, mixing="unifor
     hold_out = learner.validation_fraction if _stops_early(learner, partial) else None
     in_place = len(shards) == 1 and backend.name == "threads"
     running = list(range(len(problems)))
-    sizes = backend.map(shard_size, shards)
-    n_rows = sum(rows for rows, _ in sizes)
+    # the shards' sizes are asked after the first epoch: a file read in one pass
+    # learns its rows while that epoch reads it (ChunkedFile's one_pass)
+    sizes = None
     begin = [p for p in running if learner._needs_scores(problems[p], None)]
     if begin:
         scores = _scores(learner, problems, begin, shards, backend, hold_out)
@@ -105,6 +106,9 @@ def train(learner, problems, shards, backend, *, epochs, partial, mixing="unifor
                 mu[:, p] = learner._mixing_weights(updates[:, p], mixing)
                 learner._mix(problems[p], [part for part, _ in parts], mu[:, p])
             problems[p].n_updates += int(updates[:, p].sum())
+        if sizes is None:
+            sizes = backend.map(shard_size, shards)
+            n_rows = sum(rows for rows, _ in sizes)
         after = [p for p in running
                  if hold_out or learner._needs_scores(problems[p], int(updates[:, p].sum()))]
         scores = _scores(learner, problems, after, shards, backend, hold_out) if after else {}

@@ -199,6 +199,8 @@ class PassReport:
             return
         name, _, _ = self.parts[0]
         values = [value for _, value, _ in self.parts if value is not None]
+        if callable(self.n_rows):  # a file read in one pass: known once a pass is made
+            self.n_rows = self.n_rows()
         line = (f"pass {self.epoch:<4d} {count(self.n_rows):>12} rows  {self.seconds:8.2f} s  "
                 f"{count(self.n_rows / max(self.seconds, 1e-9)):>12} rows/s")
         if values:
@@ -245,15 +247,23 @@ def _train_in_chunks(model, path, label, chunk_size, epochs, show_progress, opti
     if not hasattr(model, "partial_fit"):
         raise ValueError(f"--chunk-size trains with partial_fit, which "
                          f"{type(model).__name__} does not have")
-    chunks = chunked_file(path, chunk_size, label, options=options)
-    _fit_in_chunks(model, chunks, epochs, show_progress, report=report)
+    # one pass: a VW file, or a LIBSVM file of a known width, is read once for the first
+    # epoch (the pass that opening made before is made by that epoch; ChunkedFile's
+    # one_pass); a progress bar needs the number of blocks first
+    chunks = chunked_file(path, chunk_size, label, options=options,
+                          one_pass=not show_progress)
+    try:
+        _fit_in_chunks(model, chunks, epochs, show_progress, report=report)
+    except TooWide as error:  # found by the pass, now made while training
+        raise ValueError(too_wide_message(error, None, "the model", options)) from None
     return Training(model, n_rows=chunks.n_rows, chunk_size=chunks.chunk_size)
 
 
 def _fit_in_chunks(model, chunks, epochs, show_progress, resume=False, report=None):
     """:func:`~rosenblatt.streaming.fit_chunks`, with a bar of epochs × blocks and a
     line per pass."""
-    passes = PassReport(model, chunks.n_rows, report) if report is not None else None
+    # the rows are known after the first epoch of a file read in one pass
+    passes = PassReport(model, lambda: chunks.n_rows, report) if report is not None else None
     watch = on_epoch(model, passes) if passes is not None else contextlib.nullcontext()
     with watch:
         if not show_progress:
@@ -271,7 +281,7 @@ def _fit_in_chunks(model, chunks, epochs, show_progress, resume=False, report=No
 
 
 def chunked_file(path, chunk_size, label=None, n_features=None, options=DataOptions(),
-                 model=None, source="the model"):
+                 model=None, source="the model", one_pass=False):
     """The :class:`~rosenblatt.datasets.ChunkedFile` of ``path``, its ``--label``
     checked first: a LIBSVM or ``.npz`` file ignored it silently in blocks, as it
     raised a TypeError (a traceback) read whole. ``options`` gives the format and
@@ -281,7 +291,8 @@ def chunked_file(path, chunk_size, label=None, n_features=None, options=DataOpti
     width = n_features if n_features is not None else options.width_for(path, kind, model,
                                                                          source)
     try:
-        return ChunkedFile(path, chunk_size, label=label, n_features=width, file_format=kind)
+        return ChunkedFile(path, chunk_size, label=label, n_features=width, file_format=kind,
+                           one_pass=one_pass)
     except TooWide as error:
         raise ValueError(too_wide_message(error, model, source, options)) from None
 

@@ -1,6 +1,7 @@
 """Files read a block of rows at a time, for training on data larger than memory."""
 
 import numbers
+import threading
 
 import numpy as np
 
@@ -32,16 +33,43 @@ class ChunkedFile:
     LIBSVM feature indices count from 0 when the file uses index 0, from 1
     otherwise; ``zero_based`` decides it instead, for files read as one set.
 
+    ``one_pass=True`` (a LIBSVM file whose width ``n_features`` is given, or a
+    VW file: its width is the hash space's) skips
+    the pass on opening: opening parses only the first block, and the first
+    epoch of :func:`~rosenblatt.streaming.fit_chunks` in file order
+    (``shuffle="none"``) makes the pass while it trains, so one epoch reads the
+    file once. What the pass finds must agree with what the first block
+    promised (its labels are every class; LIBSVM: no index 0 where the first block
+    counts from 1, every row within ``n_features``; VW: importance weights or none;
+    a well-formed file); if not, the fit
+    starts again after the whole pass, so the model, the errors and their
+    messages are those of the two passes. Anything else that needs the whole
+    file first (``n_rows``, ``classes``, the blocks in another order) makes the
+    pass then.
+
     >>> import tempfile, pathlib, numpy as np
     >>> path = pathlib.Path(tempfile.mkdtemp()) / "d.npy"
     >>> np.save(path, np.array([[0., 0., 0], [1., 1., 1], [2., 2., 1]]))
     >>> chunks = ChunkedFile(path, chunk_size=2)
     >>> chunks.classes.tolist(), [len(y) for _, y in chunks]
     ([0, 1], [2, 1])
+
+    In one pass, the first epoch's reading (here by hand, as ``fit_chunks`` does) makes
+    the pass:
+
+    >>> svm = path.with_suffix(".svm")
+    >>> _ = svm.write_text("-1 1:0.5\\n1 2:1\\n1 1:2 3:1\\n")
+    >>> once = ChunkedFile(svm, chunk_size=2, n_features=3, one_pass=True)
+    >>> once.scanned, once.first_pass_classes().tolist()
+    (False, [-1, 1])
+    >>> [(index, y.tolist()) for index, (X, y, _) in once.first_pass()]
+    [(0, [-1, 1]), (1, [1])]
+    >>> once.scanned, once.n_rows, once.blocks_where(1).endswith("d.svm, lines 3-3")
+    (True, 3, True)
     """
 
     def __init__(self, path, chunk_size, *, label=None, n_features=None, zero_based=None,
-                 file_format="auto"):
+                 file_format="auto", one_pass=False):
         self.path = _existing(path)
         if isinstance(chunk_size, bool) or not isinstance(chunk_size, numbers.Integral) \
                 or chunk_size < 1:
@@ -62,9 +90,32 @@ class ChunkedFile:
         self.zero_based = zero_based
         #: whether rows weigh unequally (a VW file's importance weights)
         self.weighted = False
+        if one_pass and (self.kind == "vw" or self.kind == "libsvm" and n_features is not None) \
+                and self._open_first_block(n_features):
+            return
         getattr(self, f"_scan_{self.kind}")(n_features)
         if self.n_rows == 0:
             raise ValueError(f"{self.path}: no data rows.")
+
+    #: what a file opened with one_pass learns only from its whole pass: asking for
+    #: one before the first epoch has made it makes the pass (see __getattr__)
+    _AFTER_THE_PASS = frozenset({"n_rows", "classes", "_where", "_starts", "_end",
+                                 "_n_values", "uses_index_zero", "largest_index"})
+
+    def __getattr__(self, name):
+        # only called for attributes not set: those of a pass not made yet (or being
+        # made by another thread's first epoch, which _finish_scan waits for)
+        if name in self._AFTER_THE_PASS and "_scan_lock" in self.__dict__:
+            self._finish_scan()
+            if name in self.__dict__:
+                return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def scanned(self):
+        """Whether the pass over the whole file is made (always, unless the file
+        was opened with ``one_pass`` and its first epoch has not been read)."""
+        return "_pending" not in self.__dict__
 
     def __iter__(self):
         return getattr(self, f"_blocks_{self.kind}")()
@@ -102,7 +153,9 @@ class ChunkedFile:
     def blocks_where(self, index):
         """Where block ``index`` (from 0) is in the file, for error messages:
         ``"{path}, lines a-b"`` (CSV and LIBSVM) or ``"{path}, rows a-b"`` (.npy)."""
-        first, last = self._where[index]
+        pending = self.__dict__.get("_pending")
+        first, last = pending["where"][index] if pending is not None and \
+            index < len(pending["where"]) else self._where[index]
         unit = "rows" if self.kind == "npy" else "lines"
         return f"{self.path}, {unit} {first}-{last}"
 
@@ -169,8 +222,10 @@ class ChunkedFile:
             yield X, self._as_classes(text_labels(labels, lines, self.path, self._numeric))
 
     def __getstate__(self):
+        self._finish_scan()  # a copy cannot share this one's pass in progress
         state = dict(vars(self))
         state.pop("_csv_reader", None)  # a generator: a copy starts its reading anew
+        state.pop("_scan_lock", None)  # a lock does not pickle; a made pass needs none
         return state
 
     def _block_csv(self, index):
@@ -188,60 +243,134 @@ class ChunkedFile:
     # LIBSVM: one compiled pass (the parser of load_libsvm, over pieces of whole
     # lines) for the classes, the width and where each block starts; then the blocks
     # by byte ranges, parsed by the same loop. It refuses what load_libsvm refuses,
-    # with the same message. (Pieces of _SCAN_BYTES, as VW's pass below.)
+    # with the same message. (Pieces of _SCAN_BYTES, as VW's pass below.) With
+    # one_pass the same pass is the first epoch's reading (see _first_pass_blocks).
     def _scan_libsvm(self, n_features):
-        parse_as = True if self.zero_based is None else bool(self.zero_based)
-        starts, firsts, lasts, labels = [], [], [], set()
-        largest, smallest, rows = -1, None, 0
-        offset, rest, line, last_line = 0, b"", 1, 0
-        self._n_values = 0
-        with self.path.open("rb") as handle:
-            while True:
-                piece = handle.read(self._SCAN_BYTES)
-                payload = rest + piece
-                cut = len(payload) if not piece else payload.rfind(b"\n") + 1
-                payload, rest = payload[:cut], payload[cut:]
-                if payload:
-                    indices, _, _, y, at, numbers = read_libsvm(payload, parse_as,
-                                                                str(self.path), line)
-                    libsvm_labels(y, self.path, first_row=rows)
-                    labels.update(np.unique(y).tolist())
-                    self._n_values += len(indices)
-                    if len(indices):
-                        largest = max(largest, int(indices.max()))
-                        low = int(indices.min())
-                        smallest = low if smallest is None else min(smallest, low)
-                    place = rows + np.arange(len(y))
-                    opening = place % self.chunk_size == 0
-                    starts.extend((offset + at[opening]).tolist())
-                    firsts.extend(numbers[opening].tolist())
-                    lasts.extend(numbers[(place + 1) % self.chunk_size == 0].tolist())
-                    if len(y):
-                        last_line = int(numbers[-1])
-                    rows += len(y)
-                    line += payload.count(b"\n")
-                    offset += len(payload)
-                if not piece:
+        scan = _LibsvmScan(self, None if self.zero_based is None else bool(self.zero_based))
+        for _ in scan.pieces():
+            pass
+        scan.finish(n_features)
+
+    # One pass (LIBSVM, VW): opening reads the first block; the first epoch reads on
+    def _open_first_block(self, n_features):
+        """Parse pieces up to the first block's rows and keep them for the first
+        epoch; ``False`` when the whole pass is needed now (a bad or odd start:
+        it then refuses the file as the two passes do)."""
+        scan = _LibsvmScan(self, None if self.zero_based is None else bool(self.zero_based)) \
+            if self.kind == "libsvm" else _VwScan(self, n_features)
+        pieces, rows = scan.pieces(aligned=True), _ParsedRows()
+        try:
+            while rows.n_rows < self.chunk_size:
+                piece = next(pieces, None)
+                if piece is None:
                     break
-        if not rows:
-            raise ValueError(f"{self.path}: no data lines.")
-        if len(lasts) < len(firsts):
-            lasts.append(last_line)
-        where = list(zip(firsts, lasts))
-        # feature indices count from 0 unless every index is 1 or more (scikit-learn's
-        # "auto"; a file without features counts from 0), unless the caller decided for
-        # several files at once (as load_svmlight_files)
-        self.uses_index_zero = smallest == 0
-        self.largest_index = largest
-        if self.zero_based is None:
-            self.zero_based = smallest is None or smallest == 0
-        needed = max(largest - (0 if self.zero_based else 1), 0) + 1
-        self._starts, self._end, self._where = starts, offset, where
-        self.n_rows = rows
-        if n_features is not None and n_features < needed:
-            raise self._too_wide(n_features, needed)
-        self.n_features = needed if n_features is None else int(n_features)
-        self.classes = _classes(labels, self.path)
+                rows.add(piece)
+        except ValueError:
+            return False  # the whole pass refuses it, with the same message
+        promise = scan.promise(n_features) if rows.n_rows and len(scan.labels) >= 2 else None
+        if promise is None:
+            return False
+        self._pending = {"scan": scan, "pieces": pieces, "rows": rows, "n_features": n_features,
+                         "promise": promise, "classes": promise["classes"], "where": [],
+                         "taken": False, "done": threading.Event(), "promised": False,
+                         "lock": threading.Lock()}
+        self._scan_lock = threading.RLock()
+        self.n_features = scan.width
+        self.weighted = promise.get("weighted", False)
+        rows.shift(promise.get("shift", 0))
+        return True
+
+    def first_pass_classes(self):
+        """The classes the first block promises (a file opened with ``one_pass``
+        whose first epoch is not read yet), to train on while the first epoch
+        makes the pass; its end checks the promise (see :class:`FirstPassEnded`).
+        ``None`` once the pass is made: :attr:`classes` holds them then."""
+        pending = self.__dict__.get("_pending")
+        if pending is None:
+            return None
+        pending["promised"] = True
+        return pending["classes"]
+
+    def first_pass(self):
+        """The first epoch's blocks ``(index, (X, y, weights))`` in file order, read
+        while the pass is made; ``None`` when the pass is made or being made by
+        another reader (read the blocks by index then)."""
+        pending = self.__dict__.get("_pending")
+        if pending is None:
+            return None
+        with pending["lock"]:  # one reader: problems may read the file on threads
+            if pending["taken"] or "pieces" not in pending:
+                return None
+            pending["taken"] = True
+        return self._first_pass_blocks(pending)
+
+    def _first_pass_blocks(self, pending):
+        scan, pieces, rows, promise = (pending["scan"], pending["pieces"], pending["rows"],
+                                       pending["promise"])
+        known = np.array(sorted(scan.labels), dtype=np.float64)
+        dtype = pending["classes"].dtype
+        exhausted = False
+        try:
+            for index in range(np.iinfo(np.int64).max):
+                while rows.n_rows < self.chunk_size and not exhausted:
+                    try:
+                        piece = next(pieces, None)
+                    except ValueError:  # the whole pass says it, as the two passes do
+                        raise FirstPassEnded(f"{self.path}: a bad line after the first "
+                                             "block") from None
+                    if piece is None:
+                        exhausted = True
+                        break
+                    # what the first block promised (its labels, ...: see the scans'
+                    # kept); else the fit starts again after the pass
+                    if not np.all(np.isin(piece[3], known)) or not scan.kept(promise, piece):
+                        raise FirstPassEnded(f"{self.path}: the file differs from what its "
+                                             "first block promised")
+                    rows.add(piece, promise.get("shift", 0))
+                if rows.n_rows == 0:
+                    break
+                data, indices, indptr, y, lines, weights = rows.take(self.chunk_size)
+                pending["where"].append((int(lines[0]), int(lines[-1])))
+                yield index, (scan.matrix(data, indices, indptr),
+                              y.astype(dtype) if dtype.kind in "iuU" else y, weights)
+            scan.finish(pending["n_features"])  # the attributes, then the pass is made
+            self.__dict__.pop("_pending", None)
+            self._check_promise(pending)
+        finally:
+            pending["done"].set()
+
+    def _finish_scan(self, keep_promise=True):
+        """Make the whole pass now (the first epoch has not made it): the
+        attributes of a file opened without ``one_pass``. ``keep_promise=False``:
+        the fit that trusted the first block has been given up (nothing to check)."""
+        lock = self.__dict__.get("_scan_lock")
+        if lock is None:
+            return
+        with lock:  # one pass at a time; the others find it made
+            pending = self.__dict__.get("_pending")
+            if pending is None:
+                return
+            if not keep_promise:
+                pending["promised"] = False
+            with pending["lock"]:
+                reading = pending["taken"]
+                pending["taken"] = True  # no first epoch reads it from now on
+            if reading and not pending["done"].is_set():
+                pending["done"].wait()  # another thread's first epoch is making it
+                if "_pending" not in self.__dict__:
+                    return
+            self.__dict__.pop("_pending", None)
+            pending.pop("pieces", None)
+            getattr(self, f"_scan_{self.kind}")(pending["n_features"])
+            self._check_promise(pending)
+
+    def _check_promise(self, pending):
+        promise = pending["promise"]
+        if pending["promised"] and not (
+                np.array_equal(self.classes, promise["classes"]) and
+                self.classes.dtype == promise["classes"].dtype and
+                all(getattr(self, name) == promise[name] for name in promise["facts"])):
+            raise FirstPassEnded(f"{self.path}: the whole file differs from its first block")
 
     def _too_wide(self, n_features, needed):
         """The load_libsvm error for a file wider than ``n_features``: a second pass
@@ -391,3 +520,273 @@ def _classes(labels, path):
     return np.array(labels)
 
 
+
+
+class FirstPassEnded(Exception):
+    """A file opened with ``one_pass`` broke its first block's promise during the
+    first epoch (a label, index 0, a width, a bad line further on): the fit that
+    trusted it starts again after the whole pass (:func:`rosenblatt.streaming.fit_chunks`
+    does). Not a ``ValueError``: it never reaches a caller of ``fit_chunks``."""
+
+
+class _LibsvmScan:
+    """The pass over a LIBSVM file in pieces of whole lines: each piece parsed by
+    the compiled loop, and what the file's blocks need noted as it goes (where
+    each block starts, its lines, the labels, the smallest and largest index, the
+    stored values). The pass on opening and the one of a first epoch share it,
+    so that both find the same."""
+
+    def __init__(self, chunks, zero_based):
+        self.chunks = chunks
+        self.parse_as = True if zero_based is None else bool(zero_based)
+        self.starts, self.firsts, self.lasts, self.labels = [], [], [], set()
+        self.largest, self.smallest, self.rows, self.n_values = -1, None, 0, 0
+        self.offset, self.line, self.last_line = 0, 1, 0
+
+    def pieces(self, aligned=False):
+        """``(indices as written, data, indptr, labels, lines, None)`` of each piece of
+        whole lines: ``_SCAN_BYTES`` at a time, or with ``aligned`` (a first epoch's
+        blocks) sized from the bytes per row so far to hold the rest of the current
+        block and cut where it ends, the few rows parsed beyond it read again with
+        the next piece: a block is then one piece's arrays, not a copy of several."""
+        chunks, rest = self.chunks, b""
+        size = chunks.chunk_size
+        with chunks.path.open("rb") as handle:
+            while True:
+                need = size - self.rows % size  # rows to the end of the current block
+                ask = chunks._SCAN_BYTES
+                if aligned and self.rows:
+                    # 3 % and a line more than the rows take on average, so that the
+                    # piece ends past the block; bounded, for very large blocks
+                    per_row = self.offset / self.rows
+                    ask = int(min(max(need * per_row * 1.03 + 2 * per_row - len(rest),
+                                      min(1 << 16, ask)), 16 * ask))
+                piece = handle.read(ask)
+                whole = rest + piece
+                cut = len(whole) if not piece else whole.rfind(b"\n") + 1
+                # the whole lines as a view (no copy of the piece), the rest kept
+                payload, rest = memoryview(whole)[:cut], whole[cut:]
+                if cut:
+                    indices, data, indptr, y, at, numbers, newlines = read_libsvm(
+                        payload, self.parse_as, str(chunks.path), self.line,
+                        with_newlines=True)
+                    if aligned and len(y) > need:  # keep the block's rows; the rest again
+                        kept = int(indptr[need])
+                        indices, data, indptr = indices[:kept], data[:kept], indptr[:need + 1]
+                        next_line, cut = int(numbers[need]), int(at[need])
+                        y, at, numbers = y[:need], at[:need], numbers[:need]
+                        rest = whole[cut:]
+                        newlines = next_line - self.line
+                    libsvm_labels(y, chunks.path, first_row=self.rows)
+                    self.labels.update(np.unique(y).tolist())
+                    self.n_values += len(indices)
+                    if len(indices):
+                        self.largest = max(self.largest, int(indices.max()))
+                        low = int(indices.min())
+                        self.smallest = low if self.smallest is None else min(self.smallest,
+                                                                              low)
+                    place = self.rows + np.arange(len(y))
+                    opening = place % size == 0
+                    self.starts.extend((self.offset + at[opening]).tolist())
+                    self.firsts.extend(numbers[opening].tolist())
+                    self.lasts.extend(numbers[(place + 1) % size == 0].tolist())
+                    if len(y):
+                        self.last_line = int(numbers[-1])
+                    self.rows += len(y)
+                    self.line += newlines
+                    self.offset += cut
+                    yield indices, data, indptr, y, numbers, None
+                if not piece and not rest:
+                    break
+
+    def promise(self, n_features):
+        """What the first rows let a fit trust, or ``None``: whether the file counts
+        from 0 (index 0 anywhere decides it: seen now, it is decided; not seen,
+        counting from 1 is a promise that the pass checks), the width."""
+        chunks = self.chunks
+        zero_based = chunks.zero_based if chunks.zero_based is not None else \
+            self.smallest == 0
+        self.shift = 0 if zero_based else 1
+        if self.largest - self.shift >= n_features:
+            return None
+        self.width = int(n_features)
+        return {"classes": _classes(self.labels, chunks.path), "shift": self.shift,
+                "zero_based": bool(zero_based), "facts": ("zero_based",)}
+
+    def kept(self, promise, piece):
+        """Whether the rows so far keep ``promise`` (no index 0 in a file read from
+        1, every index within the width)."""
+        return not (self.shift and self.smallest == 0) and \
+            self.largest - self.shift < self.width
+
+    def matrix(self, data, indices, indptr):
+        return libsvm_matrix(data, indices, indptr, self.width)
+
+    def finish(self, n_features):
+        """Set the file's attributes from the whole pass (refusing an empty file,
+        or one wider than ``n_features``)."""
+        chunks = self.chunks
+        if not self.rows:
+            raise ValueError(f"{chunks.path}: no data lines.")
+        lasts = list(self.lasts)
+        if len(lasts) < len(self.firsts):
+            lasts.append(self.last_line)
+        # feature indices count from 0 unless every index is 1 or more (scikit-learn's
+        # "auto"; a file without features counts from 0), unless the caller decided for
+        # several files at once (as load_svmlight_files)
+        chunks.uses_index_zero = self.smallest == 0
+        chunks.largest_index = self.largest
+        if chunks.zero_based is None:
+            chunks.zero_based = self.smallest is None or self.smallest == 0
+        needed = max(self.largest - (0 if chunks.zero_based else 1), 0) + 1
+        chunks._starts, chunks._end = self.starts, self.offset
+        chunks._where = list(zip(self.firsts, lasts))
+        chunks._n_values = self.n_values
+        chunks.n_rows = self.rows
+        if n_features is not None and n_features < needed:
+            raise chunks._too_wide(n_features, needed)
+        chunks.n_features = needed if n_features is None else int(n_features)
+        chunks.classes = _classes(self.labels, chunks.path)
+
+
+class _VwScan(_LibsvmScan):
+    """The pass over a VW file in pieces of whole lines for a first epoch: each
+    piece parsed and hashed (:func:`~._vw.vw_arrays`) and the blocks noted as
+    :class:`_LibsvmScan` notes them; ``finish`` sets what ``_scan_vw`` sets (and
+    the stored values). A bad line anywhere ends the first pass: the two passes
+    refuse a bad label on opening but a bad feature only when its block is read."""
+
+    def __init__(self, chunks, n_features):
+        from ._vw import check_width
+
+        super().__init__(chunks, None)
+        self.width = check_width(n_features, None, chunks.path)
+        self.weighted = False
+
+    def pieces(self, aligned=False):
+        """As :meth:`_LibsvmScan.pieces`, with each row's importance weight last."""
+        from ._vw import vw_arrays, vw_labels
+
+        chunks, rest = self.chunks, b""
+        size = chunks.chunk_size
+        with chunks.path.open("rb") as handle:
+            while True:
+                need = size - self.rows % size
+                ask = chunks._SCAN_BYTES
+                if aligned and self.rows:
+                    per_row = self.offset / self.rows
+                    ask = int(min(max(need * per_row * 1.03 + 2 * per_row - len(rest),
+                                      min(1 << 16, ask)), 16 * ask))
+                piece = handle.read(ask)
+                whole = rest + piece
+                cut = len(whole) if not piece else whole.rfind(b"\n") + 1
+                payload, rest = memoryview(whole)[:cut], whole[cut:]
+                if cut:
+                    indptr, indices, data, y, weights, at, numbers = vw_arrays(
+                        payload, self.width, str(chunks.path), self.line)
+                    newlines = None
+                    if aligned and len(y) > need:  # keep the block's rows; the rest again
+                        kept = int(indptr[need])
+                        indices, data, indptr = indices[:kept], data[:kept], indptr[:need + 1]
+                        next_line, cut = int(numbers[need]), int(at[need])
+                        y, weights = y[:need], weights[:need]
+                        at, numbers = at[:need], numbers[:need]
+                        rest = whole[cut:]
+                        newlines = next_line - self.line
+                    # the text only names a line without a label (an error)
+                    text = bytes(whole[:cut]) if np.isnan(y).any() else b""
+                    self.labels.update(np.unique(vw_labels(y, text, chunks.path,
+                                                           self.line)).tolist())
+                    self.weighted |= bool(np.any(weights != 1.0))
+                    self.n_values += len(indices)
+                    place = self.rows + np.arange(len(y))
+                    opening = place % size == 0
+                    self.starts.extend((self.offset + at[opening]).tolist())
+                    self.firsts.extend(numbers[opening].tolist())
+                    self.lasts.extend(numbers[(place + 1) % size == 0].tolist())
+                    if len(y):
+                        self.last_line = int(numbers[-1])
+                    self.rows += len(y)
+                    self.line += whole.count(b"\n", 0, cut) if newlines is None else newlines
+                    self.offset += cut
+                    yield indices, data, indptr, y, numbers, weights
+                if not piece and not rest:
+                    break
+
+    def promise(self, n_features):
+        """Whether rows weigh unequally: any importance weight seen decides it; none
+        seen is a promise that the pass checks."""
+        return {"classes": _classes(self.labels, self.chunks.path), "weighted": self.weighted,
+                "facts": ("weighted",)}
+
+    def kept(self, promise, piece):
+        return self.weighted == promise["weighted"]
+
+    def matrix(self, data, indices, indptr):
+        from ._vw import vw_matrix
+
+        return vw_matrix(data, indices, indptr, self.width)
+
+    def finish(self, n_features):
+        chunks = self.chunks
+        if not self.rows:
+            raise ValueError(f"{chunks.path}: no data lines.")
+        lasts = list(self.lasts)
+        if len(lasts) < len(self.firsts):
+            lasts.append(self.last_line)
+        chunks._starts, chunks._end = self.starts, self.offset
+        chunks._where = list(zip(self.firsts, lasts))
+        chunks._n_values = self.n_values
+        chunks.n_rows = self.rows
+        chunks.n_features = self.width
+        chunks.weighted = self.weighted
+        chunks.classes = _classes(self.labels, chunks.path)
+
+
+class _ParsedRows:
+    """Parsed rows waiting to be a block: pieces of CSR arrays, taken from the
+    front ``chunk_size`` rows at a time (a block that spans pieces is copied
+    together; one within a piece is a view of it)."""
+
+    def __init__(self):
+        self.parts, self.n_rows = [], 0
+
+    def add(self, piece, shift=0):
+        indices, data, indptr, y, lines, weights = piece
+        if shift:
+            indices -= shift  # the piece's own array: counted from 0 as the blocks are
+        self.parts.append([indices, data, indptr, y, lines, weights, 0])
+        self.n_rows += len(y)
+
+    def shift(self, by):
+        if by:
+            for part in self.parts:
+                part[0] -= by
+
+    def take(self, count):
+        """``(data, indices, indptr, labels, lines, weights)`` of the next ``count``
+        rows (or of the rest); ``weights`` ``None`` where the pieces have none."""
+        taken = []
+        while count and self.parts:
+            indices, data, indptr, y, lines, weights, at = self.parts[0]
+            stop = min(len(y), at + count)
+            low, high = indptr[at], indptr[stop]
+            taken.append((data[low:high], indices[low:high], indptr[at:stop + 1] - low,
+                          y[at:stop], lines[at:stop],
+                          None if weights is None else weights[at:stop]))
+            count -= stop - at
+            self.n_rows -= stop - at
+            if stop == len(y):
+                self.parts.pop(0)
+            else:
+                self.parts[0][6] = stop
+        if len(taken) == 1:
+            return taken[0]
+        ends = np.cumsum([0] + [part[2][-1] for part in taken[:-1]])
+        indptr = np.concatenate([taken[0][2][:1]] + [part[2][1:] + end
+                                                      for part, end in zip(taken, ends)])
+        weights = None if taken[0][5] is None else np.concatenate([part[5] for part in taken])
+        return (np.concatenate([part[0] for part in taken]),
+                np.concatenate([part[1] for part in taken]), indptr,
+                np.concatenate([part[3] for part in taken]),
+                np.concatenate([part[4] for part in taken]), weights)

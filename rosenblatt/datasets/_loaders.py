@@ -479,13 +479,15 @@ def _load_libsvm_sklearn(path, n_features, zero_based):
     return X, libsvm_labels(y, path)
 
 
-def read_libsvm(payload, zero_based, where, first_line=1):
-    """The whole lines ``payload`` (bytes) of a LIBSVM file as load_svmlight_file's
-    loop reads them (``zero_based`` its flag: False refuses index 0):
-    ``(indices as written, data, indptr, labels, starts, lines)`` with int64
-    ``indices``/``indptr``, float64 ``data``/``labels`` (NaN or inf where the file
-    says so), and each row's start byte and line number. ``where`` names the file
-    in errors, ``first_line`` is the number of the payload's first line."""
+def read_libsvm(payload, zero_based, where, first_line=1, *, with_newlines=False):
+    """The whole lines ``payload`` (bytes, or a memoryview of them) of a LIBSVM file
+    as load_svmlight_file's loop reads them (``zero_based`` its flag: False refuses
+    index 0): ``(indices as written, data, indptr, labels, starts, lines)`` with
+    int64 ``indices``/``indptr``, float64 ``data``/``labels`` (NaN or inf where the
+    file says so), and each row's start byte and line number. ``where`` names the
+    file in errors, ``first_line`` is the number of the payload's first line. With
+    ``with_newlines`` the number of ``\\n`` bytes comes last (counted anyway for
+    the arrays' bounds: a pass over pieces needs it for the next piece's line)."""
     from .._kernels import _libsvm
 
     buf = np.frombuffer(payload, dtype=np.uint8)
@@ -505,9 +507,11 @@ def read_libsvm(payload, zero_based, where, first_line=1):
     keep = (lambda a: a[:stored]) if 4 * stored >= 3 * n_words else (lambda a: a[:stored].copy())
     indices, data = keep(indices), keep(data)
     if n_slow:
-        indptr, indices, data = _read_slow_libsvm(payload, slow[:n_slow], bool(zero_based),
-                                                  where, indptr, indices, data, labels,
-                                                  starts, lines)
+        indptr, indices, data = _read_slow_libsvm(bytes(payload), slow[:n_slow],
+                                                  bool(zero_based), where, indptr, indices,
+                                                  data, labels, starts, lines)
+    if with_newlines:  # libsvm_capacity's lines: one more than the newlines
+        return indices, data, indptr, labels, starts, lines, n_lines - 1
     return indices, data, indptr, labels, starts, lines
 
 

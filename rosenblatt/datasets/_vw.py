@@ -164,6 +164,14 @@ def parse_vw(payload, n_features, where, first_line=1):
     ``n_features`` columns, ``labels`` float64 (NaN on a line without one),
     ``weights`` the importance weights. ``where`` names the file in errors,
     ``first_line`` is the line number of the payload's first line."""
+    indptr, indices, data, labels, weights, _, _ = vw_arrays(payload, n_features, where,
+                                                             first_line)
+    return vw_matrix(data, indices, indptr, n_features), labels, weights
+
+
+def vw_arrays(payload, n_features, where, first_line=1):
+    """The arrays of :func:`parse_vw`: ``(indptr, indices, data, labels, weights,
+    starts, lines)``, each row's start byte in ``payload`` and its line number too."""
     buf = np.frombuffer(payload, dtype=np.uint8)
     n_lines, n_words = _text.vw_capacity(buf)
     index_type = np.int32 if n_features < 2**31 else np.int64
@@ -173,19 +181,28 @@ def parse_vw(payload, n_features, where, first_line=1):
     labels = np.empty(n_lines)
     weights = np.empty(n_lines)
     slow = np.empty((n_lines, 4), dtype=np.int64)
+    starts = np.empty(n_lines, dtype=np.int64)
+    lines = np.empty(n_lines, dtype=np.int64)
     rows, stored, n_slow = _text.vw_parse(buf, int(n_features), _text.POWERS, indptr, indices,
-                                          data, labels, weights, slow)
+                                          data, labels, weights, slow, starts, lines)
     indptr, indices, data = indptr[:rows + 1], indices[:stored], data[:stored]
     labels, weights = labels[:rows], weights[:rows]
     if n_slow:
         indptr, indices, data = _read_slow_lines(payload, slow[:n_slow], n_features, where,
                                                  first_line, indptr, indices, data, labels,
                                                  weights)
-    if indptr.dtype != index_type and indptr[-1] < 2**31:
-        indptr = indptr.astype(np.int32) if index_type == np.int32 else indptr
-    X = sp.csr_matrix((data, indices, indptr), shape=(rows, int(n_features)), copy=False)
+    return indptr, indices, data, labels, weights, starts[:rows], lines[:rows] + first_line
+
+
+def vw_matrix(data, indices, indptr, n_features):
+    """The CSR matrix :func:`parse_vw` makes of its arrays (rows in canonical form;
+    int32 offsets when they fit, as the indices)."""
+    if indptr.dtype != indices.dtype and indptr[-1] < 2**31:
+        indptr = indptr.astype(np.int32) if indices.dtype == np.int32 else indptr
+    X = sp.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, int(n_features)),
+                      copy=False)
     X.has_canonical_format = True
-    return X, labels, weights
+    return X
 
 
 def _read_slow_lines(payload, slow, n_features, where, first_line, indptr, indices, data,

@@ -128,11 +128,25 @@ class FileShard:
             else stream.permutation(len(pairs))
         return [pairs[i] for i in order]
 
+    def _in_order(self, learner, problem):
+        """``(file, block, (X, y, importance))`` in the epoch's order: a file opened
+        with ``one_pass`` whose pass is not made yet is read by its first pass when
+        the order is the file's (see :meth:`ChunkedFile.first_pass`)."""
+        files = self.files()
+        in_file_order = getattr(learner, "shuffle", "none") == "none" or problem is None
+        first = files[0].first_pass() if len(files) == 1 and in_file_order and \
+            not files[0].scanned else None
+        if first is not None:
+            for block, parts in first:
+                yield 0, block, parts
+            return
+        for number, block in self._block_order(learner, problem):
+            yield number, block, files[number].weighted_block(block)
+
     def _read(self, learner=None, problem=None):
         files = self.files()
-        for number, block in self._block_order(learner, problem):
+        for number, block, (X, y, importance) in self._in_order(learner, problem):
             chunks = files[number]
-            X, y, importance = chunks.weighted_block(block)
             try:
                 X = check_array(X, accept_sparse="csr", dtype=FLOAT_DTYPES, order="C")
                 if sp.issparse(X):
