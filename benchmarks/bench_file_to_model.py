@@ -5,6 +5,7 @@ and on the command line, against Vowpal Wabbit and scikit-learn, by CPU time.
     python benchmarks/bench_file_to_model.py --data /tmp/f2m/click1m      # 1M rows, 5 rounds
     python benchmarks/bench_file_to_model.py --streaming-only --rows 10000000 \\
         --data /tmp/f2m/click10m --compare /tmp/f2m/click1m                  # 10M in blocks
+    python benchmarks/bench_file_to_model.py --choose-r --data /tmp/f2m/click1m  # AROW's r
 
 The data is the click log of ``benchmarks/click_log.py`` (seed 0): ``--rows`` rows,
 about 40 Zipf-popular draws of 2**20 hashed binary features a row (duplicates
@@ -30,7 +31,8 @@ held-out file is computed outside the timing.
   makes a pass of its own before the epoch (the path before issue 33's change).
 - **blocks ..., VW file**: the same from ``train.vw`` (its features hashed).
 - **... AROW**: ``AROW(max_iter=1, shuffle="none")`` instead (the user guide's "start
-  with" learner; its covariance is diagonal at 2**20 features).
+  with" learner; its covariance is diagonal at 2**20 features), and with ``r=30``,
+  the ``r`` that ``--choose-r`` picks on the training file's last fifth held out.
 - **cli whole** / **cli blocks**: ``python -m rosenblatt train train.svm --model
   averaged --n-features 1048576 --set shuffle=none`` with ``--set max_iter=1`` (in
   memory) or ``--chunk-size 100000 --epochs 1``, as a child process: its CPU time
@@ -159,11 +161,35 @@ def averaged():
     return AveragedPerceptron(max_iter=1, shuffle="none", random_state=0)
 
 
-def arow():
+def arow(r=1.0):
     """The user guide's "start with" learner (its covariance diagonal at 2**20)."""
     from rosenblatt import AROW
 
-    return AROW(max_iter=1, shuffle="none", random_state=0)
+    return AROW(max_iter=1, shuffle="none", random_state=0, r=r)
+
+
+#: AROW's r for the click log, as ``--choose-r`` picks it on the training file's last
+#: fifth (rows of ~32 ones: x'Σx starts at ~32, so r=1 shrinks Σ too fast)
+CHOSEN_R = 30.0
+
+
+def choose_r(args):
+    """AROW's ``r`` chosen without the test file: trained on the first 80 % of the
+    training file, scored on the rest; then trained on all of it with the best ``r``
+    and scored on the test file."""
+    from rosenblatt.datasets import load_vw
+
+    files = click_files(args.rows, args.data)
+    X, y = load_vw(files["train.vw"], n_features=WIDTH)
+    X_test, y_test = load_vw(files["test.vw"], n_features=WIDTH)
+    cut = int(0.8 * X.shape[0])
+    scores = {r: arow(r).fit(X[:cut], y[:cut]).score(X[cut:], y[cut:])
+              for r in (1.0, 3.0, 10.0, 30.0, 100.0)}
+    for r, score in scores.items():
+        print(f"AROW r={r:<6g} validation accuracy {score:.4f}")
+    best = max(scores, key=scores.get)
+    print(f"chosen r={best:g}: test accuracy {arow(best).fit(X, y).score(X_test, y_test):.4f}"
+          f" (the bench's CHOSEN_R = {CHOSEN_R:g})")
 
 
 def run_vw(files, work):
@@ -280,6 +306,8 @@ CONTENDERS = {
                                                                  source="train.vw"),
     "load_libsvm + AROW": lambda files, work: run_load_libsvm(files, work, arow),
     "blocks one pass AROW": lambda files, work: run_blocks(files, work, learner=arow),
+    f"blocks one pass AROW r={CHOSEN_R:g}": lambda files, work: run_blocks(
+        files, work, learner=lambda: arow(CHOSEN_R)),
     "cli whole (train --set max_iter=1)": lambda files, work: run_cli(files, work, False),
     "cli blocks (--chunk-size 100000)": lambda files, work: run_cli(files, work, True),
     "cli --help (import floor)": run_help,
@@ -385,9 +413,13 @@ def main():
     parser.add_argument("--compare", default=None,
                         help="with --streaming-only: a second (smaller) set, interleaved")
     parser.add_argument("--skip-sklearn", action="store_true")
+    parser.add_argument("--choose-r", action="store_true",
+                        help="only choose AROW's r on a fifth of the training file held out")
     args = parser.parse_args()
     args.data = args.data or f"/tmp/click_log_{args.rows}"
-    if args.streaming_only:
+    if args.choose_r:
+        choose_r(args)
+    elif args.streaming_only:
         streaming(args)
     else:
         full(args)
