@@ -15,6 +15,7 @@ from rosenblatt.datasets import (
     load_conllu,
     write_conllu,
 )
+from rosenblatt.datasets._conllu import COLUMNS
 
 TREEBANKS = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data" / "treebanks"
 
@@ -151,6 +152,13 @@ def test_replace_and_column_refuse_what_is_not_conllu(tmp_path):
         sentence.replace(head=[1.5, 0, 1])
     with pytest.raises(ValueError, match="HEAD '7' names no word"):
         sentence.replace(head=[7, 0, 1])
+    with pytest.raises(ValueError, match="head values are whole numbers"):
+        sentence.replace(head=["2", "-1", "2"])  # numbers as column("head") gives them: only
+    assert sentence.replace(head=sentence.column("head")) == sentence  # whole ones
+    built = ConlluSentence.from_columns(sentence.column("form"), **{
+        name: sentence.column(name) for name in COLUMNS[2:]})
+    assert [built.column(name) for name in COLUMNS] == [
+        sentence.column(name) for name in COLUMNS] and not built.comments
     with pytest.raises(ValueError, match="ID column cannot be replaced"):
         sentence.replace(id=["1", "2", "3"])
     with pytest.raises(ConlluFormatError, match="10 fields; got 3"):

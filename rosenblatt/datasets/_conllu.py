@@ -79,6 +79,23 @@ class ConlluSentence:
                             if _WORD.match(fields[0]))
         _check_sentence(self, where="")
 
+    @classmethod
+    def from_columns(cls, forms, **columns):
+        """A sentence of the words ``forms``, numbered from 1, with the columns
+        named (``lemma``, ``upos``, ``xpos``, ``feats``, ``head``, ``deprel``,
+        ``deps``, ``misc``: one value per word; ``_`` where not given) and no
+        comment: a sentence written in code, for examples and tests.
+
+        >>> s = ConlluSentence.from_columns(["Dogs", "bark"], upos=["NOUN", "VERB"],
+        ...                                 head=[2, 0])
+        >>> len(s), s.column("upos"), s.heads.tolist(), s.column("deprel")
+        (2, ['NOUN', 'VERB'], [2, 0], ['_', '_'])
+        """
+        forms = list(forms)
+        blank = cls([], [[str(k), _field("form", form), *"________"]
+                         for k, form in enumerate(forms, start=1)])
+        return blank.replace(**columns) if columns else blank
+
     def __len__(self):
         """The number of syntactic words."""
         return len(self._words)
@@ -367,6 +384,8 @@ def _column_index(name):
 
 def _field(name, value):
     if name == "head":
+        if isinstance(value, str) and value.isascii() and value.isdigit():
+            return str(int(value))  # as column("head") gives them
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
             if value == "_":
                 return value

@@ -162,8 +162,10 @@ def encode(sentences):
     ``(n_words + n_sentences, 6)`` (a root row, then a row per word, per sentence;
     columns as :data:`~._arcs.COLUMNS`), ``bounds`` where each sentence starts.
 
-    >>> from rosenblatt.structured._parser import encode, Sentence
-    >>> X, bounds = encode([Sentence(["Dogs", "bark"], upos=["NOUN", "VERB"])])
+    >>> from rosenblatt.datasets import ConlluSentence
+    >>> from rosenblatt.structured._parser import encode
+    >>> X, bounds = encode([ConlluSentence.from_columns(["Dogs", "bark"],
+    ...                                                 upos=["NOUN", "VERB"])])
     >>> X.shape, bounds.tolist(), X[1:, 3].tolist()   # UPOS as its number
     ((3, 6), [0, 3], [7, 15])
     """
@@ -192,40 +194,6 @@ def encode(sentences):
         rows[:, XPOS] = [identify(tag) for tag in sentence.column("xpos")]
         rows[:, FEATS] = [identify(feats) for feats in sentence.column("feats")]
     return X, bounds
-
-
-class Sentence:
-    """A minimal sentence for examples and tests: words, and optionally their
-    columns (``lemma``, ``upos``, ``xpos``, ``feats``, ``head``, ``deprel``), with
-    the :class:`~rosenblatt.datasets.ConlluSentence` methods the parser uses.
-
-    >>> s = Sentence(["Dogs", "bark"], upos=["NOUN", "VERB"], head=[2, 0])
-    >>> len(s), s.column("upos"), s.heads.tolist(), s.column("deprel")
-    (2, ['NOUN', 'VERB'], [2, 0], ['_', '_'])
-    """
-
-    def __init__(self, forms, **columns):
-        self.columns = {"form": list(forms)}
-        for name, values in columns.items():
-            self.columns[name] = [str(value) for value in values]
-
-    def __len__(self):
-        return len(self.columns["form"])
-
-    def column(self, name):
-        return list(self.columns.get(name, ["_"] * len(self)))
-
-    @property
-    def heads(self):
-        heads = self.column("head")
-        if "_" in heads:
-            raise ValueError("a HEAD is '_'")
-        return np.array([int(head) for head in heads], dtype=np.int64)
-
-    def replace(self, **columns):
-        new = Sentence(self.columns["form"])
-        new.columns = {**self.columns, **{k: [str(v) for v in vs] for k, vs in columns.items()}}
-        return new
 
 
 def _name(sentence, number):
@@ -481,14 +449,15 @@ class DependencyParser(PerceptronClassifier):
     Examples
     --------
     >>> from rosenblatt.structured import DependencyParser
-    >>> from rosenblatt.structured._parser import Sentence
-    >>> train = [Sentence(["dogs", "bark"], upos=["NOUN", "VERB"], head=[2, 0],
+    >>> from rosenblatt.datasets import ConlluSentence
+    >>> sentence = ConlluSentence.from_columns
+    >>> train = [sentence(["dogs", "bark"], upos=["NOUN", "VERB"], head=[2, 0],
     ...                   deprel=["nsubj", "root"]),
-    ...          Sentence(["cats", "sleep"], upos=["NOUN", "VERB"], head=[2, 0],
+    ...          sentence(["cats", "sleep"], upos=["NOUN", "VERB"], head=[2, 0],
     ...                   deprel=["nsubj", "root"])]
     >>> parser = DependencyParser(max_iter=3, random_state=0, n_features=2**12,
     ...                           n_label_features=2**8).fit(train)
-    >>> parsed = parser.predict([Sentence(["birds", "sing"], upos=["NOUN", "VERB"])])
+    >>> parsed = parser.predict([sentence(["birds", "sing"], upos=["NOUN", "VERB"])])
     >>> parsed[0].column("head"), parsed[0].column("deprel")
     (['2', '0'], ['nsubj', 'root'])
     """
