@@ -18,6 +18,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from .._config import physical_memory
 from .._validation import validate_X
 from ..base import Learner, PerceptronClassifier, Problem, RuleState, constraints
 from ..base._file_form import Floats, Word
@@ -274,6 +275,37 @@ def targets(heads, relations, classes, bounds):
     return y
 
 
+def check_memory(sizes, average, n_shards=1):
+    """Refuse a weight vector that cannot fit in this machine's memory, with what to
+    do, rather than let the system kill the process midway: ``n_features +
+    n_label_features × K`` float64, three arrays of it while averaging (the running
+    weights, the sums, the published mean), two otherwise; each of ``n_shards > 1``
+    shards of parameter mixing copies the running weights (and the sums).
+
+    >>> check_memory((2**24, 2**17, 37), average=True)  # the defaults on EWT: ~0.5 GB
+    >>> check_memory((2**40, 2**17, 37), average=True)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: DependencyParser would need 26388.4 GB for its weights ...
+    """
+    n_arc, n_rows, n_labels = sizes
+    copies = 3 if average else 2
+    if n_shards > 1:
+        copies += n_shards * (2 if average else 1)
+    need = copies * 8 * (n_arc + n_rows * n_labels)
+    have = physical_memory()
+    if have is not None and need > have:
+        shards = f" for {n_shards} shards of parameter mixing" if n_shards > 1 else ""
+        raise ValueError(
+            f"DependencyParser would need {need / 1e9:.1f} GB for its weights{shards} "
+            f"(n_features={n_arc:,} + n_label_features={n_rows:,} × {n_labels} relations, "
+            f"8 bytes each, {copies} arrays of that size"
+            f"{' while averaging' if average else ''}), more than this machine's "
+            f"{have / 1e9:.1f} GB. Give a smaller power of two for n_features (EWT parses "
+            "within 0.4 UAS at 2**23) or n_label_features"
+            f"{'; or use fewer shards' if n_shards > 1 else ''}.")
+
+
 def make_shard(X, y, weights, index, classes, lengths):
     """A :class:`~rosenblatt.base.Shard` of whole sentences (``lengths`` node rows
     each), as :class:`~rosenblatt.distributed.ParameterMixing` builds them."""
@@ -308,8 +340,12 @@ class ParserLearner(Learner):
     def _sizes(self):
         return (int(self.n_features), int(self.n_label_features), len(self.classes_))
 
+    def check_shards(self, n_features, n_shards):
+        check_memory(self._sizes(), self.average, n_shards)
+
     def _start_problems(self, X, rngs, previous):
         n_arc, n_rows, n_labels = self._sizes()
+        check_memory(self._sizes(), self.average)
         if previous is not None:  # warm_start: the published weights, new sums
             start = np.array(previous[0].published()[0], dtype=np.float64)
         else:
