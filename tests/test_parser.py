@@ -375,6 +375,24 @@ def test_forged_model_files_are_refused_by_name(tmp_path):
         load(tmp_path / "forged.npz")
 
 
+def test_a_parser_of_one_relation_saves_and_loads(tmp_path):
+    sentences = [_with(s, deprel=["dep"] * len(s)) for s in tiny()]
+    sentences = [Sentence(s.column("form"), upos=s.column("upos"), head=s.column("head"),
+                          deprel=s.column("deprel")) for s in sentences]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parser = DependencyParser(max_iter=3, random_state=0, **SMALL).fit(sentences)
+    save(parser, tmp_path / "parser.npz")
+    loaded = load(tmp_path / "parser.npz")
+    assert loaded.classes_.tolist() == ["dep"]
+    assert [s.column("deprel") for s in loaded.predict(sentences)] == [
+        s.column("deprel") for s in sentences]
+    _forge(tmp_path / "parser.npz", tmp_path / "forged.npz", classes_=np.array([], dtype="<U3"))
+    with pytest.raises(ModelFileError, match="classes_: must be a 1-D array of at least 1 "
+                                             "label "):
+        load(tmp_path / "forged.npz")
+
+
 def test_a_file_of_other_feature_templates_is_refused(tmp_path, monkeypatch):
     """A file saved before the templates changed (an earlier version's parser) would
     load and label with the wrong weights: its fingerprint is refused, and a file

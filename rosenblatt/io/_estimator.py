@@ -243,10 +243,12 @@ def _check_fitted(path, model):
         missing = "n_features_in_" if n_features is None else "classes_"
         fail(path, missing, "is missing; n_features_in_ or classes_ is missing or invalid")
     Count(1, LARGEST_WIDTH).check(FileContext(path), "n_features_in_", n_features)
-    if not isinstance(classes, np.ndarray) or classes.ndim != 1 or len(classes) < 2 or \
+    least = getattr(type(model)._learner_class, "min_classes", 2)
+    if not isinstance(classes, np.ndarray) or classes.ndim != 1 or len(classes) < least or \
             classes.dtype.kind not in "iubfU":
-        fail(path, "classes_", f"must be a 1-D array of at least 2 labels (numbers, booleans "
-                               f"or strings); got {describe(classes)}")
+        fail(path, "classes_", f"must be a 1-D array of at least {least} label"
+                               f"{'s' * (least != 1)} (numbers, booleans or strings); got "
+                               f"{describe(classes)}")
     if classes.dtype.kind == "f" and not np.all(np.isfinite(classes)):
         fail(path, "classes_", "holds NaN or infinity; labels are finite")
     if not np.all(classes[1:] > classes[:-1]):

@@ -319,6 +319,8 @@ class ParserLearner(Learner):
     teach the labeller on the gold arcs, in one compiled pass."""
 
     _reads_fitted = ("n_features_in_",)
+    #: a treebank may name one relation only (``dep`` everywhere): its file loads
+    min_classes = 1
     #: the arc weights, and a row of relation weights per hashed label feature
     published_form = {"coef_": Floats("features").needed(),
                       "label_coef_": Floats(lambda file: (file.model.n_label_features,
