@@ -308,6 +308,8 @@ CONTENDERS = {
     "blocks one pass AROW": lambda files, work: run_blocks(files, work, learner=arow),
     f"blocks one pass AROW r={CHOSEN_R:g}": lambda files, work: run_blocks(
         files, work, learner=lambda: arow(CHOSEN_R)),
+    f"blocks one pass AROW r={CHOSEN_R:g}, VW file": lambda files, work: run_blocks(
+        files, work, learner=lambda: arow(CHOSEN_R), source="train.vw"),
     "cli whole (train --set max_iter=1)": lambda files, work: run_cli(files, work, False),
     "cli blocks (--chunk-size 100000)": lambda files, work: run_cli(files, work, True),
     "cli --help (import floor)": run_help,

@@ -61,6 +61,23 @@ def test_chunked_training_equals_fitting_the_whole_file(tmp_path, data, kind, cl
     assert chunked.n_updates_ == whole.n_updates_
 
 
+def test_the_warning_counts_the_epochs_asked_for(tmp_path, data, capsys):
+    """n_epochs (--epochs on the command line) ends the run, not max_iter: the
+    warning says how many epochs ran out (it said max_iter=1000)."""
+    X, y = data
+    path = write(tmp_path, "svm", X, y)
+    with pytest.warns(ConvergenceWarning, match=r"^Perceptron ran the 2 epochs asked for "
+                                                r"without a mistake-free pass"):
+        fit_chunks(Perceptron(shuffle="none"), ChunkedFile(path, 17), n_epochs=2)
+    with pytest.warns(ConvergenceWarning, match=r"^Perceptron ran the 1 epoch asked for "):
+        fit_chunks(Perceptron(shuffle="none"), ChunkedFile(path, 17), n_epochs=1)
+    with pytest.warns(ConvergenceWarning, match=r"^Perceptron ran max_iter=3 epochs"):
+        fit_chunks(Perceptron(shuffle="none", max_iter=3), ChunkedFile(path, 17))
+    assert main(["train", str(path), "--chunk-size", "20", "--epochs", "1", "-o",
+                 str(tmp_path / "m.npz"), "--quiet"]) == 0
+    assert "Perceptron ran the 1 epoch asked for without" in capsys.readouterr().err
+
+
 def test_separable_file_stops_after_a_clean_pass(tmp_path):
     X, y = integer_blobs(n=60, d=3, seed=2)
     model = fit_chunks(Perceptron(shuffle="none"), ChunkedFile(write(tmp_path, "npy", X, y), 7),

@@ -279,12 +279,17 @@ class Learner(ABC):
 
     def _not_converged_message(self, problems, which):
         return (
-            f"{self.name} ran {self._limit_description()} without a mistake-free "
+            f"{self.name} ran {self._limit_description(problems)} without a mistake-free "
             f"pass{which}; the data may not be linearly separable — {self._advice}."
         )
 
-    def _limit_description(self):
-        return f"max_iter={self.max_iter} epochs"
+    def _limit_description(self, problems=()):
+        """The epochs that ran out: ``max_iter``, or the passes a call asked for
+        instead (``fit_chunks(n_epochs=...)``, ``rosenblatt train --epochs``)."""
+        ran = max((p.n_iter for p in problems), default=self.max_iter)
+        if ran == self.max_iter:
+            return f"max_iter={self.max_iter} epochs"
+        return f"the {ran} epoch{'s' * (ran != 1)} asked for"
 
 
 def stop_reason(problems):

@@ -179,7 +179,7 @@ class MistakeStop:
         else:
             still = (f", and its mistakes were still falling by more than tol={self.tol} × "
                      f"the rows within {self.n_iter_no_change} epochs")
-        return (f"{self.name} ran max_iter={self.max_iter} epochs{which} without a "
+        return (f"{self.name} ran {self._limit_description(problems)}{which} without a "
                 f"mistake-free pass{still} — {self._advice}.")
 
 

@@ -220,16 +220,16 @@ class LinearUnitLearner(SquaredLossStop, LinearLearner):
         scales = getattr(self, "_scales", None)
         if scales is not None and scales[1] > BADLY_SCALED * scales[0]:
             return (
-                f"LinearUnit ran {self._limit_description()}{which} without the loss settling "
-                f"(change <= tol={self.tol} relative): the features are badly scaled (root "
-                f"mean squares of the columns from {scales[0]:.3g} to {scales[1]:.3g}, the "
-                "bias's column of ones included), on which gradient descent crawls — scale "
-                "them (sklearn.preprocessing.StandardScaler, in a Pipeline); or increase "
-                "max_iter."
+                f"LinearUnit ran {self._limit_description(problems)}{which} without the loss "
+                f"settling (change <= tol={self.tol} relative): the features are badly "
+                f"scaled (root mean squares of the columns from {scales[0]:.3g} to "
+                f"{scales[1]:.3g}, the bias's column of ones included), on which gradient "
+                "descent crawls — scale them (sklearn.preprocessing.StandardScaler, in a "
+                "Pipeline); or increase max_iter."
             )
         return (
-            f"LinearUnit ran {self._limit_description()}{which} without the loss settling "
-            f"(change <= tol={self.tol} relative); increase max_iter, or tol."
+            f"LinearUnit ran {self._limit_description(problems)}{which} without the loss "
+            f"settling (change <= tol={self.tol} relative); increase max_iter, or tol."
         )
 
 

@@ -27,7 +27,7 @@ class PLALearner(Traced, LinearLearner):
         return Pocket.start(coef, intercept) if self.pocket else \
             super()._new_state(coef, intercept)
 
-    def _limit_description(self):
+    def _limit_description(self, problems=()):
         return f"max_updates={self.max_updates} updates"
 
     _cannot_mix = ("PLA re-classifies every point before each update, which needs all the "
