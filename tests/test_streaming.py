@@ -75,7 +75,10 @@ def test_the_warning_counts_the_epochs_asked_for(tmp_path, data, capsys):
         fit_chunks(Perceptron(shuffle="none", max_iter=3), ChunkedFile(path, 17))
     assert main(["train", str(path), "--chunk-size", "20", "--epochs", "1", "-o",
                  str(tmp_path / "m.npz"), "--quiet"]) == 0
-    assert "Perceptron ran the 1 epoch asked for without" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "Perceptron ran the 1 epoch asked for without" in err
+    assert err.rstrip().endswith("to train longer ask for more epochs (fit_chunks' n_epochs, "
+                                 "rosenblatt train --epochs).") and "max_iter" not in err
 
 
 def test_separable_file_stops_after_a_clean_pass(tmp_path):

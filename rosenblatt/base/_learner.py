@@ -280,7 +280,8 @@ class Learner(ABC):
     def _not_converged_message(self, problems, which):
         return (
             f"{self.name} ran {self._limit_description(problems)} without a mistake-free "
-            f"pass{which}; the data may not be linearly separable — {self._advice}."
+            f"pass{which}; the data may not be linearly separable — "
+            f"{self._advice_after(problems)}."
         )
 
     def _limit_description(self, problems=()):
@@ -290,6 +291,14 @@ class Learner(ABC):
         if ran == self.max_iter:
             return f"max_iter={self.max_iter} epochs"
         return f"the {ran} epoch{'s' * (ran != 1)} asked for"
+
+    def _advice_after(self, problems):
+        """The warning's advice; where a call's epochs, not ``max_iter``, ended the
+        run, raising max_iter would change nothing: ask for more epochs instead."""
+        if self._limit_description(problems).endswith("asked for"):
+            return ("to train longer ask for more epochs (fit_chunks' n_epochs, "
+                    "rosenblatt train --epochs)")
+        return self._advice
 
 
 def stop_reason(problems):

@@ -180,7 +180,7 @@ class MistakeStop:
             still = (f", and its mistakes were still falling by more than tol={self.tol} × "
                      f"the rows within {self.n_iter_no_change} epochs")
         return (f"{self.name} ran {self._limit_description(problems)}{which} without a "
-                f"mistake-free pass{still} — {self._advice}.")
+                f"mistake-free pass{still} — {self._advice_after(problems)}.")
 
 
 __all__ = ["CHECK_LIMIT", "EpochEnd", "MistakeStop", "STOP_REASONS"]
