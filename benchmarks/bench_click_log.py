@@ -34,10 +34,8 @@ accuracy of each model and the machine's CPU.
 """
 
 import argparse
-import importlib.util
 import os
 import pathlib
-import platform
 import resource
 import statistics
 import subprocess
@@ -52,27 +50,8 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 warnings.simplefilter("ignore")
 
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
-
-def click_files(rows, folder):
-    folder = pathlib.Path(folder)
-    if not (folder / "test.vw").exists():
-        spec = importlib.util.spec_from_file_location("click_log", ROOT / "benchmarks" /
-                                                      "click_log.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        module.write_click_log(folder, rows)
-    return {name: folder / name for name in ("train.vw", "test.vw", "train.svm", "test.svm")}
+from bench_ab import cpu_model  # the CPU line every benchmark prints
+from click_log import click_files
 
 
 def a9a_files(folder):

@@ -30,6 +30,8 @@ import sys
 import time
 import warnings
 
+from bench_ab import cpu_model  # the CPU line every benchmark prints
+
 import numpy as np
 from sklearn.datasets import load_svmlight_file
 from sklearn.exceptions import ConvergenceWarning
@@ -44,16 +46,6 @@ DATA = pathlib.Path(__file__).resolve().parents[2] / "shared" / "data"
 BANDWIDTH = 1.25e9  # bytes per second per link (10 Gbit/s)
 warnings.simplefilter("ignore", ConvergenceWarning)
 
-
-def cpu_model():
-    try:
-        with open("/proc/cpuinfo") as info:
-            for line in info:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def real_sets():

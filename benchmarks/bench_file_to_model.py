@@ -48,7 +48,6 @@ that child's alone): the command line's, and the block path's in a child that ru
 """
 
 import argparse
-import importlib.util
 import os
 import pathlib
 import platform
@@ -65,27 +64,11 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 warnings.simplefilter("ignore")
 
+from bench_ab import cpu_model  # the CPU line every benchmark prints
+from click_log import click_files
+
 WIDTH = 2**20
 CHUNK = 100_000
-
-
-def cpu_model():
-    spec = importlib.util.spec_from_file_location("bench_ab", ROOT / "benchmarks" / "bench_ab.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.cpu_model()
-
-
-def click_files(rows, folder):
-    """The click log of ``click_log.py`` (seed 0) in ``folder``, written when missing."""
-    folder = pathlib.Path(folder)
-    if not (folder / "test.vw").exists():
-        spec = importlib.util.spec_from_file_location("click_log", ROOT / "benchmarks" /
-                                                      "click_log.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        module.write_click_log(folder, rows)
-    return {name: folder / name for name in ("train.vw", "test.vw", "train.svm", "test.svm")}
 
 
 def write_large_click_log(folder, n_rows, n_test=200_000, block=250_000, hash_bits=20,

@@ -24,20 +24,13 @@ import sys
 import tempfile
 import time
 
+from bench_ab import cpu_model  # the CPU line every benchmark prints
+
 from sklearn.datasets import load_svmlight_file
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 A9A = ROOT.parent / "shared" / "data" / "a9a"
 
-
-def cpu_model():
-    try:
-        for line in pathlib.Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
 
 
 def spread(values, fmt="{:.1f}"):

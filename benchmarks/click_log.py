@@ -59,6 +59,15 @@ def write_click_log(folder, n_rows=1_000_000, test_fraction=0.2, vw_strings=Fals
     return paths
 
 
+def click_files(rows, folder):
+    """The click log (seed 0, ``rows`` rows) in ``folder``, written when missing: the
+    paths of ``train.vw``, ``test.vw``, ``train.svm`` and ``test.svm`` by name."""
+    folder = pathlib.Path(folder)
+    if not (folder / "test.vw").exists():
+        write_click_log(folder, rows)
+    return {name: folder / name for name in ("train.vw", "test.vw", "train.svm", "test.svm")}
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=1_000_000)
