@@ -183,3 +183,26 @@ def physical_memory():
         return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (AttributeError, ValueError, OSError):  # not a POSIX system that tells
         return None
+
+
+def check_weights_fit(owner, n_values, copies, layout, average, advice, n_shards=1):
+    """Refuse weights that cannot fit in this machine's memory, with what to do,
+    rather than let the system kill the process midway: ``copies`` float64 arrays of
+    ``n_values`` each (``layout`` says what they are, ``advice`` how to shrink them).
+
+    >>> check_weights_fit("Model", 10, 3, "10 weights", True, "Use fewer features")
+    >>> check_weights_fit("Model", 2**50, 3, "2**50 weights", True,
+    ...                   "Use fewer features")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: Model would need 27021597.8 GB for its weights (2**50 weights, 8 bytes each, 3 ...
+    """
+    need = copies * 8 * n_values
+    have = physical_memory()
+    if have is not None and need > have:
+        shards = f" for {n_shards} shards of parameter mixing" if n_shards > 1 else ""
+        raise ValueError(
+            f"{owner} would need {need / 1e9:.1f} GB for its weights{shards} ({layout}, "
+            f"8 bytes each, {copies} arrays of that size{' while averaging' if average else ''}"
+            f"), more than this machine's {have / 1e9:.1f} GB. {advice}"
+            f"{'; or use fewer shards' if n_shards > 1 else ''}.")

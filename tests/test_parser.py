@@ -495,15 +495,15 @@ def test_bad_gold_trees_are_refused_naming_the_sentence(change, message):
 
 
 def test_weights_larger_than_the_memory_are_refused_before_training(monkeypatch):
-    from rosenblatt.structured import _parser
+    from rosenblatt import _config
 
     # SMALL's weights: 2**12 + 2**8 × 8 relations, 8 bytes, 3 arrays: 147,456 bytes
-    monkeypatch.setattr(_parser, "physical_memory", lambda: 140_000)
+    monkeypatch.setattr(_config, "physical_memory", lambda: 140_000)
     with pytest.raises(ValueError, match=r"DependencyParser would need 0\.0 GB for its "
                                          r"weights \(n_features=4,096 \+ n_label_features="
                                          r"256 × 8 relations, 8 bytes each, 3 arrays"):
         DependencyParser(**SMALL).fit(tiny())
-    monkeypatch.setattr(_parser, "physical_memory", lambda: 200_000)
+    monkeypatch.setattr(_config, "physical_memory", lambda: 200_000)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         DependencyParser(max_iter=1, **SMALL).fit(tiny())  # 147,456 bytes fit

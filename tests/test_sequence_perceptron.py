@@ -249,15 +249,15 @@ def test_conll2000_chunking_reaches_the_published_f1():
 def test_weights_larger_than_the_machine_are_refused_with_what_to_do(monkeypatch):
     """n_features × K weights the memory cannot hold: a ValueError at the start,
     not a process killed midway by the system."""
-    from rosenblatt.structured import _sequence
+    from rosenblatt import _config
 
     X, y, lengths = corpus(seed=8)  # 6 features, 3 labels: (18 + 9 + 3) × 8 bytes
-    monkeypatch.setattr(_sequence, "physical_memory", lambda: 3 * 8 * 30 - 1)
+    monkeypatch.setattr(_config, "physical_memory", lambda: 3 * 8 * 30 - 1)
     with pytest.raises(ValueError, match=r"would need 0\.0 GB .*6 features × 3 labels.*3 arrays"
                                          r".*min_count=2.*--min-count 2"):
         SequencePerceptron().fit(X, y, lengths)
     SequencePerceptron(average=False).fit(X, y, lengths)  # 2 arrays fit
-    monkeypatch.setattr(_sequence, "physical_memory", lambda: None)  # the system does not say
+    monkeypatch.setattr(_config, "physical_memory", lambda: None)  # the system does not say
     SequencePerceptron().fit(X, y, lengths)
 
 

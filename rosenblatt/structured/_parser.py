@@ -18,7 +18,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._config import physical_memory
+from .._config import check_weights_fit
 from .._validation import validate_X
 from ..base import Learner, PerceptronClassifier, Problem, RuleState, constraints
 from ..base._file_form import Floats, Word
@@ -292,18 +292,11 @@ def check_memory(sizes, average, n_shards=1):
     copies = 3 if average else 2
     if n_shards > 1:
         copies += n_shards * (2 if average else 1)
-    need = copies * 8 * (n_arc + n_rows * n_labels)
-    have = physical_memory()
-    if have is not None and need > have:
-        shards = f" for {n_shards} shards of parameter mixing" if n_shards > 1 else ""
-        raise ValueError(
-            f"DependencyParser would need {need / 1e9:.1f} GB for its weights{shards} "
-            f"(n_features={n_arc:,} + n_label_features={n_rows:,} × {n_labels} relations, "
-            f"8 bytes each, {copies} arrays of that size"
-            f"{' while averaging' if average else ''}), more than this machine's "
-            f"{have / 1e9:.1f} GB. Give a smaller power of two for n_features (EWT parses "
-            "within 0.4 UAS at 2**23) or n_label_features"
-            f"{'; or use fewer shards' if n_shards > 1 else ''}.")
+    check_weights_fit(
+        "DependencyParser", n_arc + n_rows * n_labels, copies,
+        f"n_features={n_arc:,} + n_label_features={n_rows:,} × {n_labels} relations", average,
+        "Give a smaller power of two for n_features (EWT parses within 0.4 UAS at 2**23) or "
+        "n_label_features", n_shards)
 
 
 def make_shard(X, y, weights, index, classes, lengths):

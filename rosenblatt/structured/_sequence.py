@@ -22,7 +22,7 @@ import numpy as np
 from sklearn.metrics import accuracy_score
 from sklearn.utils.validation import check_is_fitted
 
-from .._config import physical_memory
+from .._config import check_weights_fit
 from .._validation import (
     check_classes,
     check_lengths,
@@ -521,18 +521,12 @@ def _check_memory(n_features, n_labels, average, n_shards=1):
     copies = 3 if average else 2  # the running weights, (the sums,) the published ones
     if n_shards > 1:
         copies += n_shards * (3 if average else 1)
-    need = copies * 8 * (n_features * n_labels + n_labels * n_labels + n_labels)
-    have = physical_memory()
-    if have is not None and need > have:
-        shards = f" for {n_shards} shards of parameter mixing" if n_shards > 1 else ""
-        raise ValueError(
-            f"SequencePerceptron would need {need / 1e9:.1f} GB for its weights{shards} "
-            f"({n_features:,} features × {n_labels} labels × 8 bytes, {copies} arrays of "
-            f"that size{' while averaging' if average else ''}), more than this machine's "
-            f"{have / 1e9:.1f} GB. Keep fewer features: SentenceFeatures(min_count=2) (or "
-            "'rosenblatt tag train --min-count 2') drops the strings met once, "
-            "vocabulary='hash' with a smaller n_features caps them; or merge rare labels"
-            f"{'; or use fewer shards' if n_shards > 1 else ''}.")
+    check_weights_fit(
+        "SequencePerceptron", n_features * n_labels + n_labels * n_labels + n_labels, copies,
+        f"{n_features:,} features × {n_labels} labels", average,
+        "Keep fewer features: SentenceFeatures(min_count=2) (or 'rosenblatt tag train "
+        "--min-count 2') drops the strings met once, vocabulary='hash' with a smaller "
+        "n_features caps them; or merge rare labels", n_shards)
 
 
 def _emissions(X, coef):
