@@ -149,14 +149,14 @@ def test_chunk_scores_refuse_labels_that_are_not_strings(y_true, y_pred):
 def test_the_memory_check_counts_the_shards_of_parameter_mixing(average, per_shard,
                                                                 monkeypatch):
     from rosenblatt.distributed import ParameterMixing
-    from rosenblatt.structured import _sequence
+    from rosenblatt import _config
 
     rng = np.random.default_rng(0)
     X, y, lengths = rng.integers(0, 2, size=(40, 6)).astype(float), rng.integers(0, 3, 40), \
         [4] * 10
     size = 8 * (6 * 3 + 3 * 3 + 3)  # 6 features, 3 labels
     serial = 3 if average else 2
-    monkeypatch.setattr(_sequence, "physical_memory", lambda: (serial + 4 * per_shard) * size - 1)
+    monkeypatch.setattr(_config, "physical_memory", lambda: (serial + 4 * per_shard) * size - 1)
     SequencePerceptron(average=average, max_iter=1).fit(X, y, lengths)  # serially it fits
     ParameterMixing(SequencePerceptron(average=average, max_iter=1), n_shards=1,
                     client="threads").fit(X, y, lengths=lengths)
@@ -164,6 +164,6 @@ def test_the_memory_check_counts_the_shards_of_parameter_mixing(average, per_sha
                                          f"{serial + 4 * per_shard} arrays.*fewer shards"):
         ParameterMixing(SequencePerceptron(average=average, max_iter=1), n_shards=4,
                         client="threads").fit(X, y, lengths=lengths)
-    monkeypatch.setattr(_sequence, "physical_memory", lambda: (serial + 4 * per_shard) * size)
+    monkeypatch.setattr(_config, "physical_memory", lambda: (serial + 4 * per_shard) * size)
     ParameterMixing(SequencePerceptron(average=average, max_iter=1), n_shards=4,
                     client="threads").fit(X, y, lengths=lengths)

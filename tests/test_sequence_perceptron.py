@@ -4,6 +4,7 @@ reference written from Collins (2002), serial and mixed, in model files."""
 import itertools
 import json
 import pathlib
+import warnings
 
 import numpy as np
 import pytest
@@ -418,3 +419,19 @@ def test_the_training_state_is_stored_by_its_nonzeros_and_checked(tmp_path):
         with pytest.raises(ModelFileError) as error:
             load(path)
         assert all(word in str(error.value) for word in words), str(error.value)
+
+
+def test_running_out_of_epochs_warns_as_every_bounded_loop_does():
+    from sklearn.exceptions import ConvergenceWarning
+
+    rng = np.random.default_rng(0)  # random labels: no epoch is ever mistake-free
+    X, y = rng.normal(size=(40, 3)), rng.integers(0, 3, 40)
+    with pytest.warns(ConvergenceWarning, match=r"SequencePerceptron ran max_iter=2 epochs "
+                                                r".*still hold tagging mistakes"):
+        model = SequencePerceptron(max_iter=2, random_state=0).fit(X, y, lengths=[10] * 4)
+    assert (model.stop_reason_, model.converged_) == ("max_iter", False)
+    X, y = np.eye(2)[[0, 1, 0, 1]], [0, 1, 0, 1]  # one feature per label: learnt at once
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        model = SequencePerceptron(max_iter=5).fit(X, y, lengths=[2, 2])
+    assert (model.stop_reason_, model.converged_) == ("mistake_free", True)

@@ -90,6 +90,9 @@ class SequenceLearner(Learner):
     published_form = {"coef_": Floats("classes", "features").needed().sparse(),
                       "transitions_": Floats("classes", "classes").needed(),
                       "start_transitions_": Floats("classes").needed()}
+    _advice = ("the training sentences still hold tagging mistakes, as real corpora "
+               "almost always do: max_iter epochs is the usual end (Collins' T); filter "
+               "sklearn.exceptions.ConvergenceWarning to silence this")
 
     def _problem_classes(self):
         return [tuple(self.classes_)]
@@ -150,9 +153,6 @@ class SequenceLearner(Learner):
             fitted["trace_"] = problem.recorder.build()
         return fitted
 
-    def _not_converged_message(self, problems, which):
-        return None  # max_iter epochs is the rule (Collins' T); converged_ says the rest
-
 
 @register(None, "structured")
 class SequencePerceptron(PerceptronClassifier):
@@ -173,7 +173,8 @@ class SequencePerceptron(PerceptronClassifier):
 
     Training runs ``max_iter`` epochs, Collins' fixed ``T``; it ends earlier only
     after an epoch without a mistake (``converged_``). Real corpora rarely get
-    there, so no ``ConvergenceWarning`` is given for running out of epochs.
+    there; running out of epochs ends with a ``ConvergenceWarning`` saying so, as
+    every bounded loop of rosenblatt does (the parser's too).
 
     Parameters
     ----------
