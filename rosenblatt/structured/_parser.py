@@ -48,7 +48,8 @@ from ._arcs import (
 #: the decoders by name (see :mod:`._decoders`)
 DECODERS = {"eisner": _arcs.EISNER, "chu-liu-edmonds": _arcs.CHU_LIU_EDMONDS,
             "second-order": _arcs.SECOND_ORDER,
-            "second-order-nonprojective": _arcs.SECOND_ORDER_NONPROJECTIVE}
+            "second-order-nonprojective": _arcs.SECOND_ORDER_NONPROJECTIVE,
+            "grandparent": _arcs.GRANDPARENT}
 
 #: the update rules by name: the kernel's ``mira`` bits (1 the tree's step, 2 the
 #: relations')
@@ -113,6 +114,22 @@ SIBLING_TEMPLATES = [
     [(HEAD, 0, LEMMA), (SIB, 0, UPOS), (DEP, 0, UPOS)],
 ]
 
+#: the grandchild templates (Koo & Collins 2010; TurboParser's, Martins, Almeida &
+#: Smith 2013, in part): the dependent ``d`` (role DEP) of the head ``h`` (HEAD)
+#: whose own head is ``g`` (GRAND), tags of the three and of ``g`` and ``d``, with a
+#: lemma in place of a tag in some; each also with the direction and distance of
+#: ``h → d`` and the side of ``g``
+GRAND_TEMPLATES = [
+    [(GRAND, 0, XPOS), (HEAD, 0, XPOS), (DEP, 0, XPOS)],
+    [(GRAND, 0, UPOS), (HEAD, 0, UPOS), (DEP, 0, UPOS)],
+    [(GRAND, 0, XPOS), (DEP, 0, XPOS)], [(GRAND, 0, UPOS), (DEP, 0, UPOS)],
+    [(GRAND, 0, LEMMA), (HEAD, 0, UPOS), (DEP, 0, UPOS)],
+    [(GRAND, 0, UPOS), (HEAD, 0, LEMMA), (DEP, 0, UPOS)],
+    [(GRAND, 0, UPOS), (HEAD, 0, UPOS), (DEP, 0, LEMMA)],
+    [(GRAND, 0, LEMMA), (DEP, 0, UPOS)], [(GRAND, 0, UPOS), (DEP, 0, LEMMA)],
+    [(GRAND, 0, LEMMA), (DEP, 0, LEMMA)],
+]
+
 #: the relation templates: the two words, their neighbours, the dependent's
 #: outermost children (a preposition's lemma tells obl from obj, say), the head's
 #: head and the dependent's sibling next inward
@@ -136,13 +153,13 @@ LABEL_TEMPLATES = [
 ]
 
 SPECS = (template_table(ARC_TEMPLATES), template_table(SIBLING_TEMPLATES),
-         template_table(LABEL_TEMPLATES))
+         template_table(LABEL_TEMPLATES), template_table(GRAND_TEMPLATES))
 
 #: the templates' fingerprint, stored in a model file: weights hashed from other
 #: templates (a file of an earlier version) would load and parse without a word,
 #: wrongly, so such a file is refused
-TEMPLATES_ID = hashlib.blake2b(repr((ARC_TEMPLATES, SIBLING_TEMPLATES,
-                                     LABEL_TEMPLATES)).encode(), digest_size=8).hexdigest()
+TEMPLATES_ID = hashlib.blake2b(repr((ARC_TEMPLATES, SIBLING_TEMPLATES, LABEL_TEMPLATES,
+                                     GRAND_TEMPLATES)).encode(), digest_size=8).hexdigest()
 
 _UPOS_CODES = {tag: k for k, tag in enumerate(_arcs.UPOS_TAGS)}
 _ROOT_STRING = "<root>"
@@ -396,7 +413,9 @@ class DependencyParser(PerceptronClassifier):
     A sentence of ``n`` words gets the heads ``h`` maximising
     ``Σ_d w · f(h_d → d)`` (first order; McDonald, Crammer & Pereira 2005), plus
     ``Σ w · g(h, s, c)`` over adjacent siblings for the second-order decoders
-    (McDonald & Pereira 2006), over projective trees (Eisner's algorithm) or all
+    (McDonald & Pereira 2006), plus ``Σ w · q(g, h, d)`` over grandchildren (``d``
+    a child of ``h``, a child of ``g``) for the grandparent decoder (Koo & Collins
+    2010), over projective trees (Eisner's algorithm and its extensions) or all
     trees (Chu–Liu–Edmonds), one word on the root. The features are MSTParser's
     (the words, 5-letter prefixes, UPOS and XPOS of head and dependent, their
     neighbours' tags, the tags between them, each with the arc's direction and
@@ -417,10 +436,14 @@ class DependencyParser(PerceptronClassifier):
     Parameters
     ----------
     decoder : {"eisner", "chu-liu-edmonds", "second-order", \
-"second-order-nonprojective"}, default="second-order"
+"second-order-nonprojective", "grandparent"}, default="second-order"
         First-order projective (Eisner 1996), first-order non-projective
         (Chu–Liu–Edmonds), second-order projective with siblings, or its
-        approximate non-projective search (McDonald & Pereira 2006). The
+        approximate non-projective search (McDonald & Pereira 2006), or
+        projective with siblings and grandchildren (Koo & Collins 2010, Model 1
+        with the grand-sibling part split into a sibling and a grandchild
+        factor; O(n⁴), the grandchildren scored only where both arcs are among
+        each word's 8 best-scored heads). The
         default is the most accurate on UD English EWT (test UAS 87.99 against
         Eisner's 86.79 and Chu–Liu–Edmonds' 85.75; BENCHMARKS.md) and trains
         in about 170 CPU s there; on treebanks with many crossing arcs
