@@ -65,7 +65,7 @@ t]`` of two adjacent children ``s < t`` of ``h`` (``h`` is their grandparent ind
     sibling[h, s, t]          = max_{s≤r<t} complete_right[h, s, r] + complete_left[h, t, r+1]
 
 and symmetrically leftward; O(n⁴) time, O(n³) space (five ``(n + 1)³`` tables and
-their back-pointers: 100 words take 60 MB and about a tenth of a second). The root
+their back-pointers: 100 words take 60 MB and about 0.15 s). The root
 takes one child ``r``, and has no head: the tree is ``max_r arc[0, r] + sib[0, 0, r] +
 complete_left[0, r, 1] + complete_right[0, r, n]`` (``r``'s own spans have the
 grandparent 0), and the root's child has no grandchild factor (``grand[·, 0, ·]`` is

@@ -6,8 +6,8 @@ A sentence (a :class:`~rosenblatt.datasets.ConlluSentence`, or anything with its
 become node rows of integer ids (:func:`encode`: each string hashed once to a
 stable 64-bit number, so a model needs no vocabulary); the compiled epoch
 (:func:`~._arcs.parser_epoch`) computes the MSTParser features of every arc from
-them, decodes, and updates the one flat weight vector (arcs, sibling pairs and
-relation labels) with Daumé's averaging sums. Everything else is the engine's:
+them, decodes, and updates the one flat weight vector (arcs, sibling pairs,
+grandchildren and relation labels) with Daumé's averaging sums. Everything else is the engine's:
 the training loop, the epoch's sentence order, parameter mixing by sentences.
 """
 
@@ -406,9 +406,10 @@ class ParserLearner(Learner):
 
 @register(None, "structured")
 class DependencyParser(PerceptronClassifier):
-    """Dependency parser: the best tree of each sentence under arc (and sibling)
-    scores learnt by the averaged structured perceptron (Collins 2002), with the
-    relation of each arc from an averaged perceptron labeller trained alongside.
+    """Dependency parser: the best tree of each sentence under arc (sibling,
+    grandchild) scores learnt by the averaged structured perceptron (Collins 2002),
+    with the relation of each arc from an averaged perceptron labeller trained
+    alongside.
 
     A sentence of ``n`` words gets the heads ``h`` maximising
     ``Σ_d w · f(h_d → d)`` (first order; McDonald, Crammer & Pereira 2005), plus
@@ -427,7 +428,8 @@ class DependencyParser(PerceptronClassifier):
 
     Training visits the sentences in the epoch's order: where the decoded tree
     gives a word another head than the gold one, the gold arc's features are
-    added and the predicted one's subtracted; on the gold tree, a wrong relation
+    added and the predicted one's subtracted (likewise for each sibling or
+    grandchild factor that differs); on the gold tree, a wrong relation
     moves the gold one's weights up and the predicted one's down. With
     ``average=True`` the model is the mean of the weights after every sentence.
     Training runs ``max_iter`` epochs; a treebank is never parsed without a
@@ -436,7 +438,7 @@ class DependencyParser(PerceptronClassifier):
     Parameters
     ----------
     decoder : {"eisner", "chu-liu-edmonds", "second-order", \
-"second-order-nonprojective", "grandparent"}, default="second-order"
+"second-order-nonprojective", "grandparent"}, default="grandparent"
         First-order projective (Eisner 1996), first-order non-projective
         (Chu–Liu–Edmonds), second-order projective with siblings, or its
         approximate non-projective search (McDonald & Pereira 2006), or
@@ -444,10 +446,11 @@ class DependencyParser(PerceptronClassifier):
         with the grand-sibling part split into a sibling and a grandchild
         factor; O(n⁴), the grandchildren scored only where both arcs are among
         each word's 8 best-scored heads). The
-        default is the most accurate on UD English EWT (test UAS 87.99 against
-        Eisner's 86.79 and Chu–Liu–Edmonds' 85.75; BENCHMARKS.md) and trains
-        in about 170 CPU s there; on treebanks with many crossing arcs
-        (Portuguese Bosque) Chu–Liu–Edmonds beats Eisner.
+        default is the most accurate on UD English EWT (test UAS 88.76, LAS
+        86.83, against second order's 87.99 / 86.12, Eisner's 86.79 and
+        Chu–Liu–Edmonds' 85.75 UAS; BENCHMARKS.md) and trains in about 220 CPU
+        s there (second order 170, Eisner 57); on treebanks with many crossing
+        arcs (Portuguese Bosque) Chu–Liu–Edmonds beats Eisner.
     update : {"perceptron", "mira"}, default="perceptron"
         The step of an update. ``"perceptron"``: 1 (Collins 2002). ``"mira"``:
         1-best MIRA's passive-aggressive step (McDonald, Crammer & Pereira
@@ -470,7 +473,7 @@ class DependencyParser(PerceptronClassifier):
     random_state : None, int, RandomState or Generator, default=None
         Source of the orders.
     n_features : int, default=2**24
-        Weights the arc (and sibling) features are hashed to; a power of two
+        Weights the arc (and sibling and grandchild) features are hashed to; a power of two
         (128 MB of float64, three times that while training with averaging;
         on EWT dev 2**24 parses 0.4 UAS better than 2**23: fewer collisions).
     n_label_features : int, default=2**17
@@ -484,7 +487,7 @@ class DependencyParser(PerceptronClassifier):
     classes_ : ndarray of str
         The relations (DEPREL) seen in training, sorted.
     coef_ : ndarray of shape (n_features,)
-        The arc (and sibling) feature weights.
+        The arc (and sibling and grandchild) feature weights.
     label_coef_ : ndarray of shape (n_label_features, n_classes)
         The relation weights.
     feature_templates_ : str
@@ -533,7 +536,7 @@ class DependencyParser(PerceptronClassifier):
     _learner_class = ParserLearner
     class_weight = None
 
-    def __init__(self, *, decoder="second-order", update="perceptron", C=1.0, max_iter=5,
+    def __init__(self, *, decoder="grandparent", update="perceptron", C=1.0, max_iter=5,
                  average=True,
                  shuffle="every_epoch", random_state=None, n_features=2**24,
                  n_label_features=2**17,
