@@ -430,6 +430,22 @@ def test_a_tiny_treebank_is_learnt_perfectly(decoder):
     assert parser.converged_ and parser.stop_reason_ == "mistake_free"
 
 
+def test_sentences_beyond_the_grandparent_limit_are_parsed_by_the_second_order_chart():
+    sentences = tiny()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parser = DependencyParser(max_iter=3, random_state=0, **SMALL).fit(sentences)
+    assert parser.decoder == "grandparent"
+    words = [w for s in sentences for w in s.column("form")]
+    tags = [t for s in sentences for t in s.column("upos")]
+    n = _arcs.GRAND_LONGEST + 1
+    long = [Sentence((words * 8)[:n], upos=(tags * 8)[:n], xpos=(tags * 8)[:n])]
+    grandparent = parser.predict_heads(long)[0][0]
+    parser.decoder = "second-order"
+    assert grandparent.tolist() == parser.predict_heads(long)[0][0].tolist()
+    assert (grandparent == 0).sum() == 1
+
+
 def test_predict_fills_head_and_deprel_and_keeps_the_rest():
     sentences = tiny()
     parser = DependencyParser(max_iter=20, random_state=0, **SMALL).fit(sentences)

@@ -79,6 +79,10 @@ _GRAND_BASE = 1000
 #: a sentence: on EWT about 240 CPU s over 5 epochs, more than all the rest of
 #: training; with 8 candidates, about 19 s)
 GRAND_HEADS = 8
+#: sentences longer than this are decoded by the second-order chart, their grandchild
+#: factors all 0 (and unlearnt): the grandparent chart is O(n⁴) in time and O(n³) in
+#: memory, 0.5 GB and a few seconds at 200 words, 60 GB at 1,000
+GRAND_LONGEST = 200
 
 _MOST_PARTS = 4
 #: stand-ins for cells outside the sentence, of a missing child, of "no sibling"
@@ -498,6 +502,9 @@ def _best_tree(X, start, words, specs, w, mask, kind, counts, features, keep):
     counts in ``counts`` and, for the grandparent decoder, its candidate arcs in
     ``keep`` (for the updates)."""
     second = kind == SECOND_ORDER or kind == SECOND_ORDER_NONPROJECTIVE or kind == GRANDPARENT
+    if kind == GRANDPARENT and words > GRAND_LONGEST:
+        keep[:words + 1, :words + 1] = False  # no grandchild factor scored, none learnt
+        kind = SECOND_ORDER
     scores = np.empty((words + 1, words + 1))
     siblings = np.zeros((words + 1, words + 1, words + 1) if second else (0, 0, 0))
     grands = np.zeros((words + 1, words + 1, words + 1) if kind == GRANDPARENT
