@@ -430,6 +430,15 @@ def test_a_tiny_treebank_is_learnt_perfectly(decoder):
     assert parser.converged_ and parser.stop_reason_ == "mistake_free"
 
 
+def test_the_grandparent_decoder_learns_with_mira_steps_too():
+    sentences = tiny()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parser = DependencyParser(decoder="grandparent", update="mira", max_iter=20,
+                                  random_state=0, **SMALL).fit(sentences)
+    assert parser.score(sentences) == 1.0 and parser.converged_
+
+
 def test_sentences_beyond_the_grandparent_limit_are_parsed_by_the_second_order_chart():
     sentences = tiny()
     with warnings.catch_warnings():

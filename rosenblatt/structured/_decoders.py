@@ -114,7 +114,7 @@ import numpy as np
 from numba.extending import register_jitable
 
 from .._config import jit
-from ._trees import grand_score, tree_score  # noqa: F401 (grand_score: docs)
+from ._trees import tree_score
 
 _COMPLETE_RIGHT, _COMPLETE_LEFT, _INCOMPLETE_RIGHT, _INCOMPLETE_LEFT, _SIBLING = range(5)
 
@@ -428,7 +428,8 @@ def _grandparent_chart(arcs, siblings, grands):
                     if value > best:
                         best, split = value, m
                 chart[_G_CL, g, t, s], back[_G_CL, g, t, s] = best, split
-    # the root's one child r: its halves have the grandparent... the root, as g = 0
+    # the root's one child r, whose two halves have the root as r's head (g = 0); the
+    # arc 0 → r has no grandchild factor (the root has no head)
     root, top = 1, -np.inf
     for r in range(1, size):
         value = (arcs[0, r] + siblings[0, 0, r] + chart[_G_CL, 0, r, 1]
