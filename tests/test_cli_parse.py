@@ -52,7 +52,7 @@ def test_train_evaluate_predict(treebank, tmp_path, capsys):
     model = tmp_path / "parser.npz"
     assert main(["parse", "train", str(treebank), "-o", str(model), "--seed", "0"]) == 0
     lines = summary(capsys.readouterr().out)
-    assert lines["parser"] == f"DependencyParser (second-order) -> {model}"
+    assert lines["parser"] == f"DependencyParser (grandparent) -> {model}"
     assert lines["sentences"].split() == ["3", "words", "11", "non-projective", "0", "(0.0",
                                           "%)"]
     assert lines["relations"] == "6: advmod, aux, det, nsubj, punct, root"

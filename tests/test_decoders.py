@@ -22,11 +22,18 @@ from rosenblatt.structured._decoders import (
     eisner,
     eisner_any_roots,
     eisner_chart,
+    eisner_grandparent,
     eisner_second_order,
     hill_climb,
     second_order_nonprojective,
 )
-from rosenblatt.structured._trees import count_roots, is_projective, is_tree, tree_score
+from rosenblatt.structured._trees import (
+    count_roots,
+    grand_score,
+    is_projective,
+    is_tree,
+    tree_score,
+)
 
 NO_SIBLINGS = np.zeros((0, 0, 0))
 
@@ -91,13 +98,30 @@ def sibling_triples(n, projective):
     return np.array(rows, dtype=np.int64).reshape(-1, n, 3)
 
 
-def all_scores(n, projective, arcs, siblings=None):
+@functools.cache
+def grand_triples(n):
+    """For each projective tree of :func:`single_root`, its grandchild factors (g, h,
+    d): each word d whose head h is a word, with g the head of h; the root's child
+    gets the triple (0, 0, 0), whose score the tests set to 0."""
+    rows = []
+    for heads in single_root(n, True):
+        rows.append([(heads[heads[d]], heads[d], d) if heads[d] > 0 else (0, 0, 0)
+                     for d in range(1, n + 1)])
+    return np.array(rows, dtype=np.int64).reshape(-1, n, 3)
+
+
+def all_scores(n, projective, arcs, siblings=None, grands=None):
     candidates = single_root(n, projective)
     words = np.arange(1, n + 1)
     total = arcs[candidates[:, 1:], words].sum(axis=1)
     if siblings is not None:
         t = sibling_triples(n, projective)
         total = total + siblings[t[..., 0], t[..., 1], t[..., 2]].sum(axis=1)
+    if grands is not None:
+        t = grand_triples(n)
+        zeroed = grands.copy()
+        zeroed[0, 0, 0] = 0.0
+        total = total + zeroed[t[..., 0], t[..., 1], t[..., 2]].sum(axis=1)
     return candidates, total
 
 
@@ -239,6 +263,41 @@ def test_second_order_eisner_finds_the_best_projective_tree(n, kind, seed):
     assert_best(heads, candidates, totals, tree_score(heads, arcs, siblings), kind)
 
 
+GRAND_CASES = CASES + [(7, kind, seed) for kind in ("normal", "forbidden") for seed in range(2)]
+
+
+@pytest.mark.parametrize("n, kind, seed", GRAND_CASES)
+def test_the_grandparent_chart_finds_the_best_projective_tree(n, kind, seed):
+    """Every single-root projective tree of up to 7 words scored by arcs, siblings and
+    grandchildren: the decoded one scores the best (the very tree where it is unique)."""
+    rng = np.random.RandomState(400 + seed)
+    arcs, siblings = random_scores(rng, n, kind), random_scores(rng, n, kind, order=3)
+    grands = random_scores(rng, n, kind, order=3)
+    heads = eisner_grandparent(arcs, siblings, grands)
+    assert_single_root_tree(heads, n)
+    assert is_projective(heads)
+    candidates, totals = all_scores(n, True, arcs, siblings, grands)
+    value = tree_score(heads, arcs, siblings) + grand_score(heads, grands)
+    assert_best(heads, candidates, totals, value, kind)
+
+
+def test_the_grandparent_factors_change_the_tree():
+    """A grandchild factor the sibling chart cannot see decides: 3 goes under 2 only
+    when 2 is under 1."""
+    arcs = np.zeros((4, 4))
+    arcs[0, 1] = 1.0
+    arcs[1, 3] = 0.5  # alone, 3 would rather hang from 1
+    siblings, grands = np.zeros((4, 4, 4)), np.zeros((4, 4, 4))
+    assert eisner_second_order(arcs, siblings).tolist() == \
+        eisner_grandparent(arcs, siblings, grands).tolist()
+    assert eisner_grandparent(arcs, siblings, grands)[3] == 1
+    grands[1, 2, 3] = 1.0
+    assert eisner_grandparent(arcs, siblings, grands).tolist() == [-1, 0, 1, 2]
+    grands[0, 1, 2] = grands[0, 0, 1] = 100.0  # never read: the root has no head
+    grands[3, 1, 2] = 100.0  # nor a grandparent inside the span of h and d
+    assert eisner_grandparent(arcs, siblings, grands).tolist() == [-1, 0, 1, 2]
+
+
 @pytest.mark.parametrize("n, kind, seed", CASES)
 def test_the_approximate_search_improves_on_the_projective_tree(n, kind, seed):
     rng = np.random.RandomState(300 + seed)
@@ -280,7 +339,8 @@ def test_every_decoder_keeps_one_root_child_where_the_arcs_want_several():
     arcs[0, 1:] = 5.0  # each word would rather hang from the root
     siblings = np.zeros((n + 1,) * 3)
     for heads in (eisner(arcs), chu_liu_edmonds(arcs), eisner_second_order(arcs, siblings),
-                  second_order_nonprojective(arcs, siblings)):
+                  second_order_nonprojective(arcs, siblings),
+                  eisner_grandparent(arcs, siblings, siblings)):
         assert_single_root_tree(heads, n)
         assert tree_score(heads, arcs, NO_SIBLINGS) == 5.0 - (n - 1)
 
@@ -292,6 +352,10 @@ def test_an_empty_sentence_and_one_word():
     for decode in (eisner_second_order, second_order_nonprojective):
         assert decode(np.zeros((1, 1)), np.zeros((1, 1, 1))).tolist() == [-1]
         assert decode(np.zeros((2, 2)), np.zeros((2, 2, 2))).tolist() == [-1, 0]
+    assert eisner_grandparent(np.zeros((1, 1)), np.zeros((1, 1, 1)),
+                              np.zeros((1, 1, 1))).tolist() == [-1]
+    assert eisner_grandparent(np.zeros((2, 2)), np.zeros((2, 2, 2)),
+                              np.zeros((2, 2, 2))).tolist() == [-1, 0]
 
 
 def test_only_forbidden_arcs_still_give_a_tree():
@@ -299,7 +363,8 @@ def test_only_forbidden_arcs_still_give_a_tree():
         arcs = np.full((n + 1, n + 1), -np.inf)
         siblings = np.full((n + 1,) * 3, -np.inf)
         for heads in (eisner(arcs), chu_liu_edmonds(arcs), eisner_second_order(arcs, siblings),
-                      second_order_nonprojective(arcs, siblings)):
+                      second_order_nonprojective(arcs, siblings),
+                      eisner_grandparent(arcs, siblings, siblings)):
             assert_single_root_tree(heads, n)
 
 
@@ -320,6 +385,11 @@ def test_long_sentences_give_single_root_trees_and_cle_beats_eisner():
         assert_single_root_tree(searched, n)
         assert is_projective(second)
         assert tree_score(searched, arcs, siblings) >= tree_score(second, arcs, siblings)
+        grandparent = eisner_grandparent(arcs, siblings, np.zeros_like(siblings))
+        assert_single_root_tree(grandparent, n)
+        assert is_projective(grandparent)
+        assert np.isclose(tree_score(grandparent, arcs, siblings),
+                          tree_score(second, arcs, siblings), rtol=1e-12)
 
 
 @pytest.mark.parametrize("direction", ["rightward", "leftward", "nested"])
@@ -339,7 +409,8 @@ def test_the_deepest_derivations_fit_the_back_pointer_stack(direction):
     arcs[chain[1:], np.arange(1, n + 1)] = 1.0
     siblings = np.zeros((n + 1,) * 3)
     for decode, args in ((eisner, (arcs,)), (eisner_any_roots, (arcs,)),
-                         (eisner_second_order, (arcs, siblings))):
+                         (eisner_second_order, (arcs, siblings)),
+                         (eisner_grandparent, (arcs, siblings, siblings))):
         assert decode.py_func(*args).tolist() == decode(*args).tolist() == chain
 
 
@@ -365,15 +436,19 @@ def decode_all(arcs, siblings):
     second = eisner_second_order(arcs, siblings)
     searched = second_order_nonprojective(arcs, siblings)
     roots = count_roots(eisner_any_roots(arcs)) + count_roots(arborescence_any_roots(arcs))
+    grandparent = eisner_grandparent(arcs, siblings, siblings)
     return (first, anything, second, searched, tree_score(second, arcs, siblings),
-            is_projective(anything), count_roots(first) + roots, is_tree(searched))
+            is_projective(anything), count_roots(first) + roots, is_tree(searched),
+            grandparent, grand_score(grandparent, siblings))
 
 
 def test_the_decoders_can_be_called_from_compiled_code():
     rng = np.random.RandomState(3)
     arcs, siblings = rng.normal(size=(8, 8)), rng.normal(size=(8, 8, 8))
-    first, anything, second, searched, value, projective, roots, tree = \
-        decode_all(arcs, siblings)
+    first, anything, second, searched, value, projective, roots, tree, grandparent, \
+        grand = decode_all(arcs, siblings)
+    assert grandparent.tolist() == eisner_grandparent(arcs, siblings, siblings).tolist()
+    assert grand == grand_score(grandparent, siblings)
     assert first.tolist() == eisner(arcs).tolist()
     assert anything.tolist() == chu_liu_edmonds(arcs).tolist()
     assert searched.tolist() == second_order_nonprojective(arcs, siblings).tolist()
@@ -387,8 +462,10 @@ SCRIPT = """
 import json
 import numpy as np
 from rosenblatt.structured._decoders import (arborescence_any_roots, chu_liu_edmonds,
-    eisner, eisner_any_roots, eisner_chart, eisner_second_order, second_order_nonprojective)
-from rosenblatt.structured._trees import count_roots, is_projective, is_tree, tree_score
+    eisner, eisner_any_roots, eisner_chart, eisner_grandparent, eisner_second_order,
+    second_order_nonprojective)
+from rosenblatt.structured._trees import (count_roots, grand_score, is_projective, is_tree,
+    tree_score)
 rng = np.random.RandomState(11)
 out = []
 for n in (0, 1, 2, 5, 9, 14):
@@ -399,13 +476,15 @@ for n in (0, 1, 2, 5, 9, 14):
             rng.normal(size=(n + 1,) * 3)
         if integer and n > 2:
             arcs[rng.rand(n + 1, n + 1) < 0.2] = -np.inf
+        grands = rng.normal(size=(n + 1,) * 3)
         trees = [eisner(arcs), chu_liu_edmonds(arcs), eisner_second_order(arcs, siblings),
                  second_order_nonprojective(arcs, siblings), eisner_any_roots(arcs),
-                 arborescence_any_roots(arcs)]
+                 arborescence_any_roots(arcs), eisner_grandparent(arcs, siblings, grands)]
         chart = eisner_chart(arcs)["complete_right"][0, n]
         out.append([[tree.tolist() for tree in trees], str(chart),
                     [[str(tree_score(tree, arcs, siblings)), int(count_roots(tree)),
-                      bool(is_tree(tree)), bool(is_projective(tree))] for tree in trees]])
+                      bool(is_tree(tree)), bool(is_projective(tree)),
+                      str(grand_score(tree, grands))] for tree in trees]])
 print(json.dumps(out))
 """
 

@@ -2,6 +2,8 @@
 averaged weights, training to a perfect parse, model files, mixing, bad input,
 attachment scores, and a slice of UD English EWT."""
 
+import hashlib
+import itertools
 import json
 import pathlib
 import warnings
@@ -14,10 +16,12 @@ from rosenblatt.distributed import ParameterMixing
 from rosenblatt.io import ModelFileError, load, save
 from rosenblatt.metrics import attachment_scores, relation_scores
 from rosenblatt.structured import DependencyParser, _arcs
-from rosenblatt.structured._decoders import eisner
+from rosenblatt.structured._decoders import eisner, eisner_grandparent
 from rosenblatt.structured._parser import (
     ARC_TEMPLATES,
+    GRAND_TEMPLATES,
     LABEL_TEMPLATES,
+    SIBLING_TEMPLATES,
     SPECS,
     encode,
     targets,
@@ -72,10 +76,10 @@ def _distance(h, d):
     return (length if length <= 5 else 6 if length <= 10 else 7) + (8 if d > h else 0)
 
 
-def _templates(X, start, n, templates, nodes, dd, mask):
+def _templates(X, start, n, templates, nodes, dd, mask, base=0):
     out = []
     for t, parts in enumerate(templates):
-        h = _mix(0xCBF29CE484222325, t + 1)
+        h = _mix(0xCBF29CE484222325, base + t + 1)
         for role, offset, column in parts:
             node = nodes[role]
             if role == _arcs.SIB and node == nodes[_arcs.HEAD]:
@@ -110,6 +114,19 @@ def label_features(X, start, n, h, d, left, right, grand, sib, mask):
     leftmost and rightmost child, the head's head."""
     return _templates(X, start, n, LABEL_TEMPLATES, [h, d, sib, left, right, grand],
                       _distance(h, d), mask)
+
+
+def sibling_features(X, start, n, h, s, c, mask):
+    """``c`` the next child of ``h`` after ``s`` (``s == h``: the closest)."""
+    return _templates(X, start, n, SIBLING_TEMPLATES, [h, c, s, -1, -1, -1],
+                      _distance(h, c), mask)
+
+
+def grand_features(X, start, n, g, h, d, mask):
+    """``d`` a child of ``h`` whose head is ``g``: the templates numbered from 1001,
+    with the direction and distance of ``h → d`` and the side of ``g``."""
+    return _templates(X, start, n, GRAND_TEMPLATES, [h, d, -1, -1, -1, g],
+                      _distance(h, d) + (16 if g > h else 0), mask, base=1000)
 
 
 def inner_sibling(heads, c):
@@ -193,6 +210,89 @@ def reference_epoch(X, y, bounds, order, w, u, sizes, seen, mira=False, C=1.0):
     return mistakes, seen
 
 
+def _factor(tree, d, kind, keep):
+    """Word ``d``'s arc ``(h, d)``, sibling ``(h, s, d)`` or grandchild factor ``(g, h,
+    d)`` in ``tree`` (None: no grandchild factor scored, see ``keep``)."""
+    h = tree[d]
+    if kind == "arc":
+        return (h, d)
+    if kind == "sibling":
+        return (h, inner_sibling(tree, d), d)
+    return (tree[h], h, d) if h > 0 and (h, d) in keep and (tree[h], h) in keep else None
+
+
+def reference_grandparent_epoch(X, y, bounds, order, w, u, sizes, seen):
+    """The perceptron's epoch with the grandparent decoder, in plain Python: arcs,
+    siblings and the grandchild factors of the candidate arcs (the ``GRAND_HEADS``
+    best-scored heads of each word) are scored, decoded, and each factor that
+    differs from the gold tree's moves the weights; the labeller as in
+    :func:`reference_epoch`."""
+    n_arc, n_rows, n_labels = sizes
+    mistakes = 0
+    for s in order:
+        seen += 1
+        start, n = bounds[s], bounds[s + 1] - bounds[s] - 1
+        arcs = np.full((n + 1, n + 1), -np.inf)
+        for h in range(n + 1):
+            for d in range(1, n + 1):
+                if h != d:
+                    arcs[h, d] = sum(w[f] for f in arc_features(X, start, n, h, d, n_arc - 1))
+        siblings = np.zeros((n + 1,) * 3)
+        for h in range(n + 1):
+            for c in range(1, n + 1):
+                step = 1 if c > h else -1
+                for sib in range(h, c, step) if c != h else ():
+                    siblings[h, sib, c] = sum(w[f] for f in sibling_features(
+                        X, start, n, h, sib, c, n_arc - 1))
+        keep = set()  # the candidate arcs: each word's best heads, the first on ties
+        for d in range(1, n + 1):
+            ranked = sorted(range(n + 1), key=lambda h: -arcs[h, d])
+            keep |= {(h, d) for h in ranked[:min(_arcs.GRAND_HEADS, n)]
+                     if arcs[h, d] > -np.inf}
+        grands = np.zeros((n + 1,) * 3)
+        for g, h, d in itertools.product(range(n + 1), range(1, n + 1), range(1, n + 1)):
+            if d != h and not min(h, d) <= g <= max(h, d) and (h, d) in keep \
+                    and (g, h) in keep:
+                grands[g, h, d] = sum(w[f] for f in grand_features(X, start, n, g, h, d,
+                                                                     n_arc - 1))
+        heads = [int(head) for head in eisner_grandparent(arcs, siblings, grands)]
+        gold = [-1] + [int(y[start + d, 0]) for d in range(1, n + 1)]
+
+        features = {"arc": arc_features, "sibling": sibling_features,
+                    "grand": grand_features}
+        wrong = False
+        for kind in ("arc", "sibling", "grand"):
+            for d in range(1, n + 1):
+                ours, theirs = _factor(gold, d, kind, keep), _factor(heads, d, kind, keep)
+                differs = heads[d] != gold[d] or (
+                    kind == "sibling" and ours != theirs) or (
+                    kind == "grand" and gold[d] > 0 and heads[gold[d]] != gold[gold[d]])
+                if not differs:
+                    continue
+                wrong = True
+                for f, step in ((ours, 1.0), (theirs, -1.0)):
+                    if f is not None:
+                        for k in features[kind](X, start, n, *f, n_arc - 1):
+                            w[k] += step
+                            u[k] += seen * step
+        for d in range(1, n + 1):
+            children = [c for c in range(1, n + 1) if gold[c] == d]
+            left, right = (min(children), max(children)) if children else (-1, -1)
+            grand = gold[gold[d]] if gold[d] > 0 else -1
+            rows = label_features(X, start, n, gold[d], d, left, right, grand,
+                                  inner_sibling(gold, d), n_rows - 1)
+            totals = [sum(w[n_arc + r * n_labels + k] for r in rows) for k in range(n_labels)]
+            predicted, label = int(np.argmax(totals)), int(y[start + d, 1])
+            if predicted != label:
+                wrong = True
+                for k, step in ((label, 1.0), (predicted, -1.0)):
+                    for r in rows:
+                        w[n_arc + r * n_labels + k] += step
+                        u[n_arc + r * n_labels + k] += seen * step
+        mistakes += wrong
+    return mistakes, seen
+
+
 def encoded(sentences):
     X, bounds = encode(sentences)
     classes = np.array(sorted({r for s in sentences for r in s.column("deprel")}))
@@ -237,6 +337,28 @@ def test_the_compiled_epoch_is_the_plain_loop_exactly():
         assert mistakes == expected
         assert np.array_equal(w, w_ref) and np.array_equal(u, u_ref)
         assert seen[0] == seen_ref
+    assert np.any(w != 0)
+
+
+def test_the_compiled_grandparent_epoch_is_the_plain_loop_exactly():
+    X, bounds, y, classes = encoded(tiny())
+    sizes = (2**10, 2**6, len(classes))
+    size = sizes[0] + sizes[1] * sizes[2]
+    w, u, seen = np.zeros(size), np.zeros(size), np.zeros(1, dtype=np.int64)
+    w_ref, u_ref, seen_ref = np.zeros(size), np.zeros(size), 0
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        order = rng.permutation(len(TINY)).astype(np.intp)
+        mistakes = _arcs.parser_epoch(X, y, bounds, order, SPECS, w, u, sizes,
+                                      _arcs.GRANDPARENT, seen)
+        expected, seen_ref = reference_grandparent_epoch(X, y, bounds, order, w_ref, u_ref,
+                                                         sizes, seen_ref)
+        assert mistakes == expected
+        assert np.array_equal(w, w_ref) and np.array_equal(u, u_ref)
+    # the grandchild features were learnt: some moved weight only they reach
+    out = np.empty(400, dtype=np.int64)
+    m = _arcs.grand_features(X, bounds[2], 5, SPECS[3], 3, 5, 4, np.uint64(2**10 - 1), out)
+    assert out[:m].tolist() == grand_features(X, bounds[2], 5, 3, 5, 4, 2**10 - 1)
     assert np.any(w != 0)
 
 
@@ -296,7 +418,7 @@ def test_the_published_weights_are_the_mean_after_every_sentence():
 
 
 @pytest.mark.parametrize("decoder", ["eisner", "chu-liu-edmonds", "second-order",
-                                     "second-order-nonprojective"])
+                                     "second-order-nonprojective", "grandparent"])
 def test_a_tiny_treebank_is_learnt_perfectly(decoder):
     sentences = tiny()
     parser = DependencyParser(decoder=decoder, max_iter=20, random_state=0, **SMALL)
@@ -306,6 +428,31 @@ def test_a_tiny_treebank_is_learnt_perfectly(decoder):
     assert parser.score(sentences) == 1.0
     assert attachment_scores(sentences, parser.predict(sentences))["las"] == 1.0
     assert parser.converged_ and parser.stop_reason_ == "mistake_free"
+
+
+def test_the_grandparent_decoder_learns_with_mira_steps_too():
+    sentences = tiny()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parser = DependencyParser(decoder="grandparent", update="mira", max_iter=20,
+                                  random_state=0, **SMALL).fit(sentences)
+    assert parser.score(sentences) == 1.0 and parser.converged_
+
+
+def test_sentences_beyond_the_grandparent_limit_are_parsed_by_the_second_order_chart():
+    sentences = tiny()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        parser = DependencyParser(max_iter=3, random_state=0, **SMALL).fit(sentences)
+    assert parser.decoder == "grandparent"
+    words = [w for s in sentences for w in s.column("form")]
+    tags = [t for s in sentences for t in s.column("upos")]
+    n = _arcs.GRAND_LONGEST + 1
+    long = [Sentence((words * 8)[:n], upos=(tags * 8)[:n], xpos=(tags * 8)[:n])]
+    grandparent = parser.predict_heads(long)[0][0]
+    parser.decoder = "second-order"
+    assert grandparent.tolist() == parser.predict_heads(long)[0][0].tolist()
+    assert (grandparent == 0).sum() == 1
 
 
 def test_predict_fills_head_and_deprel_and_keeps_the_rest():
@@ -410,6 +557,14 @@ def test_a_file_of_other_feature_templates_is_refused(tmp_path, monkeypatch):
     with pytest.raises(ModelFileError, match="feature_templates_.*must be one of"):
         load(tmp_path / "parser.npz")
     monkeypatch.undo()
+    # the fingerprint of the templates before the grandchild ones were added
+    before = hashlib.blake2b(repr((ARC_TEMPLATES, SIBLING_TEMPLATES, LABEL_TEMPLATES))
+                             .encode(), digest_size=8).hexdigest()
+    assert before != _parser.TEMPLATES_ID
+    parser.feature_templates_ = before
+    save(parser, tmp_path / "before.npz")
+    with pytest.raises(ModelFileError, match="feature_templates_.*must be one of"):
+        load(tmp_path / "before.npz")
     del parser.feature_templates_  # as a file of the first parser had it
     save(parser, tmp_path / "old.npz")
     with pytest.raises(ModelFileError, match="feature_templates_: is missing: the file was "

@@ -179,7 +179,8 @@ def add_arguments(parser):
         "train", help="Train a dependency parser on a CoNLL-U treebank and save it.",
         description="Train the averaged structured perceptron's dependency parser "
                     "(MSTParser's features; arcs, siblings for the second-order "
-                    "decoders, and relations) on a CoNLL-U treebank and save it.")
+                    "decoders, grandchildren for the grandparent one, and relations) on "
+                    "a CoNLL-U treebank and save it.")
     train.add_argument("data", metavar="FILE", help="the treebank (CoNLL-U, every word "
                                                     "with HEAD and DEPREL; .gz read "
                                                     "transparently; - standard input)")
@@ -194,7 +195,8 @@ def add_arguments(parser):
     train.add_argument("--decoder", default=DEFAULTS["decoder"], choices=tuple(DECODERS),
                        help="first-order projective (eisner), first-order non-projective "
                             "(chu-liu-edmonds), second order with siblings (second-order), "
-                            "or its approximate non-projective search (default: "
+                            "its approximate non-projective search, or siblings and "
+                            "grandchildren, projective (grandparent) (default: "
                             f"{DEFAULTS['decoder']})")
     train.add_argument("--seed", type=int, metavar="N",
                        help="the seed of the sentence order (default: a new order each run)")

@@ -8,9 +8,9 @@
 - :class:`SequenceTagger` — the two together: sentences and their labels in, a
   label list per sentence out (or the labels' marginals, or the n best sequences);
   saved to one model file with its features.
-- :class:`DependencyParser` — an arc-factored (or second-order) dependency parser
-  trained by the averaged structured perceptron on the one engine, with its
-  relation labeller; :func:`attachment_scores` and :func:`relation_scores`
+- :class:`DependencyParser` — an arc-factored (or second-order, or grandparent)
+  dependency parser trained by the averaged structured perceptron on the one
+  engine, with its relation labeller; :func:`attachment_scores` and :func:`relation_scores`
   score it (UAS, LAS, per relation).
 - :func:`token_accuracy`, :func:`chunk_scores`, :func:`conlleval_report` — the
   metrics of tagging and chunking, with conlleval's rules (and BIOES's).

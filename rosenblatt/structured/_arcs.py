@@ -1,5 +1,6 @@
 """Compiled kernels of the dependency parser: hashed MSTParser features, the scores of
-arcs, sibling pairs and relation labels, one training epoch, and parsing.
+arcs, sibling pairs, grandchildren and relation labels, one training epoch, and
+parsing.
 
 A sentence of ``n`` words is ``n + 1`` node rows of ``X`` (uint64, one column per
 attribute, see :data:`COLUMNS`): row 0 the artificial root, rows ``1 … n`` the
@@ -19,17 +20,25 @@ does. The in-between features (head tag, a tag between, dependent tag) are
 emitted once for each UPOS present between the two words, found from per-tag
 prefix counts, so an arc costs the same whatever its length.
 
-The weight vector is flat: ``w[:n_arc]`` scores arcs (and sibling pairs),
-``w[n_arc:]`` is the label weights, ``n_label_rows × K`` row-major: a label feature
-hashes to a row, whose ``K`` contiguous weights score the ``K`` relations. An
-epoch (Collins 2002) decodes each sentence from its arc scores; where a word's
-predicted head differs from the gold one it adds the gold arc's features and
-subtracts the predicted arc's (a second-order model likewise for the word's
-sibling factor); then, on the gold tree, each word's relation is predicted from
-the label weights and a wrong one moves the gold label's row up and the
-predicted one's down (the labeller of McDonald, Lerman & Pereira 2006, as a
-perceptron trained in the same pass). Averaging keeps Daumé's sums ``u``: an
-update ``Δ`` at sentence number ``c`` adds ``c · Δ`` (see
+Grandchild templates (role GRAND the head's head) are numbered from 1001, so that
+their hashes never meet an arc or sibling template's of the same number, and
+conjoined with the direction and distance of the arc and the side of the
+grandparent. Only the factors ``(g, h, d)`` whose two arcs ``g → h`` and ``h → d``
+are among the :data:`GRAND_HEADS` best-scored arcs into their dependents are
+scored and learnt (:func:`candidate_heads`); the others are 0.
+
+The weight vector is flat: ``w[:n_arc]`` scores arcs (and sibling pairs and
+grandchildren), ``w[n_arc:]`` is the label weights, ``n_label_rows × K`` row-major:
+a label feature hashes to a row, whose ``K`` contiguous weights score the ``K``
+relations. An epoch (Collins 2002) decodes each sentence from its arc scores;
+where a word's predicted head differs from the gold one it adds the gold arc's
+features and subtracts the predicted arc's (a second-order model likewise for the
+word's sibling factor, the grandparent model for its grandchild factor where the
+word's head or its head's head differs); then, on the gold tree, each word's
+relation is predicted from the label weights and a wrong one moves the gold
+label's row up and the predicted one's down (the labeller of McDonald, Lerman &
+Pereira 2006, as a perceptron trained in the same pass). Averaging keeps Daumé's
+sums ``u``: an update ``Δ`` at sentence number ``c`` adds ``c · Δ`` (see
 :class:`~rosenblatt.linear_model._averaged.Averaging`).
 """
 
@@ -39,6 +48,7 @@ from .._config import jit
 from ._decoders import (
     chu_liu_edmonds,
     eisner,
+    eisner_grandparent,
     eisner_second_order,
     second_order_nonprojective,
 )
@@ -59,7 +69,20 @@ N_TAGS = len(UPOS_TAGS) + 2
 #: dependent's sibling next inward (SIB)
 HEAD, DEP, SIB, LEFT_CHILD, RIGHT_CHILD, GRAND = range(6)
 #: the decoders, by number
-EISNER, CHU_LIU_EDMONDS, SECOND_ORDER, SECOND_ORDER_NONPROJECTIVE = range(4)
+EISNER, CHU_LIU_EDMONDS, SECOND_ORDER, SECOND_ORDER_NONPROJECTIVE, GRANDPARENT = range(5)
+#: what a grandchild template's number is offset by (its features never share a hash
+#: with an arc or sibling template's of the same number and cells)
+_GRAND_BASE = 1000
+#: a grandchild factor ``(g, h, d)`` is scored (and learnt) only when ``h → d`` and
+#: ``g → h`` are both among the ``GRAND_HEADS`` best-scored arcs into their
+#: dependents; elsewhere it is 0 (scoring every triple costs O(n³) feature hashes
+#: a sentence: on EWT about 240 CPU s over 5 epochs, more than all the rest of
+#: training; with 8 candidates, about 19 s)
+GRAND_HEADS = 8
+#: sentences longer than this are decoded by the second-order chart, their grandchild
+#: factors all 0 (and unlearnt): the grandparent chart is O(n⁴) in time and O(n³) in
+#: memory, 0.5 GB and a few seconds at 200 words, 60 GB at 1,000
+GRAND_LONGEST = 200
 
 _MOST_PARTS = 4
 #: stand-ins for cells outside the sentence, of a missing child, of "no sibling"
@@ -132,12 +155,13 @@ def _emit(h, dd, mask, out, m):
 
 
 @jit(fastmath=False)
-def _templates(X, start, n, spec, head, dep, sib, left, right, grand, dd, mask, out, m):
+def _templates(X, start, n, spec, head, dep, sib, left, right, grand, dd, mask, out, m,
+               base=0):
     """Append to ``out`` (from ``m``) the two features of every template of
     ``spec`` (alone, and with ``dd``) on the nodes given by role; returns the new
-    count."""
+    count. Template ``t`` is hashed as number ``base + t + 1``."""
     for t in range(spec.shape[0]):
-        h = _mix(_SEED, np.uint64(t + 1))
+        h = _mix(_SEED, np.uint64(base + t + 1))
         for k in range(spec[t, 0]):
             role = spec[t, 1 + 3 * k]
             node = head if role == HEAD else dep if role == DEP else sib if role == SIB \
@@ -172,6 +196,15 @@ def sibling_features(X, start, n, spec, h, s, c, mask, out):
     h``: its closest child on that side); returns their number."""
     return _templates(X, start, n, spec, h, c, s, -1, -1, -1, _distance(h, c), mask, out,
                       0)
+
+
+@jit(fastmath=False)
+def grand_features(X, start, n, spec, g, h, d, mask, out):
+    """The feature indices of ``d`` being a child of ``h`` whose head is ``g`` (a
+    word or the root); returns their number. Each template is conjoined with the
+    direction and distance of ``h → d`` and the side of ``g`` (before or after ``h``)."""
+    dd = _distance(h, d) + np.uint64(16 if g > h else 0)
+    return _templates(X, start, n, spec, h, d, -1, -1, -1, g, dd, mask, out, 0, _GRAND_BASE)
 
 
 @jit(fastmath=False)
@@ -233,13 +266,45 @@ def sibling_scores(X, start, n, sib_spec, w, mask, scores, features):
 
 
 @jit(fastmath=False)
-def decode(kind, scores, siblings):
+def candidate_heads(arcs, n, keep):
+    """``keep[h, d]``: whether ``h → d`` is among the :data:`GRAND_HEADS` best arcs into
+    ``d`` under the arc scores ``arcs`` (the first on ties; never a ``-inf`` arc)."""
+    keep[:n + 1, :n + 1] = False
+    for d in range(1, n + 1):
+        order = np.argsort(-arcs[:, d], kind="mergesort")
+        for k in range(min(GRAND_HEADS, n)):
+            if arcs[order[k], d] > -np.inf:
+                keep[order[k], d] = True
+
+
+@jit(fastmath=False)
+def grand_scores(X, start, n, grand_spec, w, mask, keep, scores, features):
+    """``scores[g, h, d]`` for every word ``h``, its dependent ``d`` and ``g`` outside
+    the span of ``h`` and ``d`` (the cells :func:`~._decoders.eisner_grandparent`
+    reads) where ``keep[h, d]`` and ``keep[g, h]``; the other cells are 0."""
+    scores[:] = 0.0
+    for h in range(1, n + 1):
+        for d in range(1, n + 1):
+            if d == h or not keep[h, d]:
+                continue
+            low, high = (h, d) if h < d else (d, h)
+            for g in range(n + 1):
+                if low <= g <= high or not keep[g, h]:
+                    continue
+                m = grand_features(X, start, n, grand_spec, g, h, d, mask, features)
+                scores[g, h, d] = _sum(w, features, m)
+
+
+@jit(fastmath=False)
+def decode(kind, scores, siblings, grands):
     if kind == EISNER:
         return eisner(scores)
     if kind == CHU_LIU_EDMONDS:
         return chu_liu_edmonds(scores)
     if kind == SECOND_ORDER:
         return eisner_second_order(scores, siblings)
+    if kind == GRANDPARENT:
+        return eisner_grandparent(scores, siblings, grands)
     return second_order_nonprojective(scores, siblings)
 
 
@@ -310,16 +375,33 @@ def _squared_difference(plus, n_plus, minus, n_minus):
 
 
 @jit(fastmath=False)
-def _mira_step(X, start, words, arc_spec, sib_spec, counts, gold, heads, gold_inner, inner,
-               second, w, mask, features, C):
+def _grand_differs(gold, heads, d):
+    """Whether word ``d``'s grandchild factor (its head and its head's head) differs
+    between the trees ``gold`` and ``heads`` (the root's child has none)."""
+    if heads[d] != gold[d]:
+        return True
+    return gold[d] > 0 and heads[gold[d]] != gold[gold[d]]
+
+
+@jit(fastmath=False)
+def _scored(heads, keep, d):
+    """Whether word ``d`` of the tree ``heads`` has a grandchild factor that was
+    scored (see :func:`grand_scores`): its head a word, both arcs candidates."""
+    h = heads[d]
+    return h > 0 and keep[h, d] and keep[heads[h], h]
+
+
+@jit(fastmath=False)
+def _mira_step(X, start, words, arc_spec, sib_spec, grand_spec, counts, gold, heads,
+               gold_inner, inner, second, grand, keep, w, mask, features, C):
     """1-best MIRA's step for the tree (McDonald, Crammer & Pereira 2005), the
     passive-aggressive update of the hashed features:
     ``τ = min(C, (L − w·Δf) / ‖Δf‖²)``, ``L`` the words with a wrong head, ``Δf`` the
     gold tree's features minus the predicted one's over the arcs (and sibling
-    factors) that differ; 0 when nothing differs or ``‖Δf‖² = 0``."""
+    and grandchild factors) that differ; 0 when nothing differs or ``‖Δf‖² = 0``."""
     width = features.shape[0]
-    plus = np.empty(2 * words * width, dtype=np.int64)
-    minus = np.empty(2 * words * width, dtype=np.int64)
+    plus = np.empty(3 * words * width, dtype=np.int64)
+    minus = np.empty(3 * words * width, dtype=np.int64)
     n_plus = n_minus = 0
     loss = 0.0
     margin = 0.0  # w · Δf
@@ -349,6 +431,21 @@ def _mira_step(X, start, words, arc_spec, sib_spec, counts, gold, heads, gold_in
                 minus[n_minus] = features[k]
                 n_minus += 1
                 margin -= w[features[k]]
+        if grand and _grand_differs(gold, heads, d):
+            if _scored(gold, keep, d):
+                m = grand_features(X, start, words, grand_spec, gold[gold[d]], gold[d], d,
+                                   mask, features)
+                for k in range(m):
+                    plus[n_plus] = features[k]
+                    n_plus += 1
+                    margin += w[features[k]]
+            if _scored(heads, keep, d):
+                m = grand_features(X, start, words, grand_spec, heads[heads[d]], heads[d], d,
+                                   mask, features)
+                for k in range(m):
+                    minus[n_minus] = features[k]
+                    n_minus += 1
+                    margin -= w[features[k]]
     if loss == 0.0:
         return 0.0
     norm = _squared_difference(plus, n_plus, minus, n_minus)
@@ -394,23 +491,32 @@ def _workspace(bounds, specs):
     for s in range(bounds.shape[0] - 1):
         longest = max(longest, bounds[s + 1] - bounds[s])
     width = max(max(specs[0].shape[0], specs[1].shape[0]) * 2 + 2 * N_TAGS,
-                specs[2].shape[0] * 2)
+                max(specs[2].shape[0], specs[3].shape[0]) * 2)
     return (longest, np.zeros((longest + 2, N_TAGS), dtype=np.int64),
             np.empty(width, dtype=np.int64))
 
 
 @jit(fastmath=False)
-def _best_tree(X, start, words, specs, w, mask, kind, counts, features):
+def _best_tree(X, start, words, specs, w, mask, kind, counts, features, keep):
     """The decoded heads of one sentence under the weights ``w``; leaves its tag
-    counts in ``counts`` (for the updates)."""
-    second = kind == SECOND_ORDER or kind == SECOND_ORDER_NONPROJECTIVE
+    counts in ``counts`` and, for the grandparent decoder, its candidate arcs in
+    ``keep`` (for the updates)."""
+    second = kind == SECOND_ORDER or kind == SECOND_ORDER_NONPROJECTIVE or kind == GRANDPARENT
+    if kind == GRANDPARENT and words > GRAND_LONGEST:
+        keep[:words + 1, :words + 1] = False  # no grandchild factor scored, none learnt
+        kind = SECOND_ORDER
     scores = np.empty((words + 1, words + 1))
     siblings = np.zeros((words + 1, words + 1, words + 1) if second else (0, 0, 0))
+    grands = np.zeros((words + 1, words + 1, words + 1) if kind == GRANDPARENT
+                      else (0, 0, 0))
     tag_counts(X, start, words, counts)
     arc_scores(X, start, words, specs[0], counts, w, mask, scores, features)
     if second:
         sibling_scores(X, start, words, specs[1], w, mask, siblings, features)
-    return decode(kind, scores, siblings)
+    if kind == GRANDPARENT:
+        candidate_heads(scores, words, keep)
+        grand_scores(X, start, words, specs[3], w, mask, keep, grands, features)
+    return decode(kind, scores, siblings, grands)
 
 
 @jit(fastmath=False)
@@ -420,7 +526,7 @@ def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen, mira=0, C=
     sums, unless ``None``) in place.
 
     ``y[r]`` is the gold ``(head, label code)`` of node row ``r`` (the root row's
-    are ignored); ``specs`` the arc, sibling and label templates;
+    are ignored); ``specs`` the arc, sibling, label and grandchild templates;
     ``sizes = (n_arc, n_label_rows, n_labels)``; ``kind`` the decoder;
     ``seen[0]`` the sentences seen so far (one added per sentence before it is
     decoded: sentence number ``c``). ``mira``: 0 the perceptron's step 1
@@ -429,12 +535,14 @@ def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen, mira=0, C=
     both capped at ``C``. Returns the sentences with a wrong head or label (each
     an update).
     """
-    arc_spec, sib_spec, label_spec = specs
+    arc_spec, sib_spec, label_spec, grand_spec = specs
     n_arc, n_rows, n_labels = sizes
     arc_mask, row_mask = np.uint64(n_arc - 1), np.uint64(n_rows - 1)
-    second = kind == SECOND_ORDER or kind == SECOND_ORDER_NONPROJECTIVE
+    grand = kind == GRANDPARENT
+    second = kind == SECOND_ORDER or kind == SECOND_ORDER_NONPROJECTIVE or grand
     n = order.shape[0] if order.shape[0] > 0 else bounds.shape[0] - 1
     longest, counts, features = _workspace(bounds, specs)
+    keep = np.zeros((longest + 1, longest + 1) if grand else (0, 0), dtype=np.bool_)
     gold = np.empty(longest + 1, dtype=np.int64)
     gold_inner = np.empty(longest + 1, dtype=np.int64)
     inner = np.empty(longest + 1, dtype=np.int64)
@@ -450,7 +558,7 @@ def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen, mira=0, C=
         if words < 1:
             continue
         c = np.float64(count)
-        heads = _best_tree(X, start, words, specs, w, arc_mask, kind, counts, features)
+        heads = _best_tree(X, start, words, specs, w, arc_mask, kind, counts, features, keep)
         wrong = False
         for d in range(1, words + 1):
             gold[d] = y[start + d, 0]
@@ -460,8 +568,9 @@ def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen, mira=0, C=
             inner_siblings(heads, words, inner)
         step = 1.0
         if mira & 1:
-            step = _mira_step(X, start, words, arc_spec, sib_spec, counts, gold, heads,
-                              gold_inner, inner, second, w, arc_mask, features, C)
+            step = _mira_step(X, start, words, arc_spec, sib_spec, grand_spec, counts, gold,
+                              heads, gold_inner, inner, second, grand, keep, w, arc_mask,
+                              features, C)
         for d in range(1, words + 1):
             if heads[d] != gold[d]:
                 wrong = True
@@ -481,6 +590,18 @@ def parser_epoch(X, y, bounds, order, specs, w, u, sizes, kind, seen, mira=0, C=
                     m = sibling_features(X, start, words, sib_spec, heads[d], inner[d], d,
                                          arc_mask, features)
                     _move(w, u, features, m, 0, -step, c)
+        if grand:
+            for d in range(1, words + 1):
+                if _grand_differs(gold, heads, d):
+                    wrong = True
+                    if _scored(gold, keep, d):
+                        m = grand_features(X, start, words, grand_spec, gold[gold[d]], gold[d],
+                                           d, arc_mask, features)
+                        _move(w, u, features, m, 0, step, c)
+                    if _scored(heads, keep, d):
+                        m = grand_features(X, start, words, grand_spec, heads[heads[d]],
+                                           heads[d], d, arc_mask, features)
+                        _move(w, u, features, m, 0, -step, c)
         # the labeller learns on the gold tree
         outer_children(gold, words, left, right)
         inner_siblings(gold, words, gold_inner)
@@ -514,6 +635,8 @@ def parse(X, bounds, specs, w, sizes, kind, heads_out, labels_out):
     arc_mask, row_mask = np.uint64(n_arc - 1), np.uint64(n_rows - 1)
     n_sentences = bounds.shape[0] - 1
     longest, counts, features = _workspace(bounds, specs)
+    keep = np.zeros((longest + 1, longest + 1) if kind == GRANDPARENT else (0, 0),
+                    dtype=np.bool_)
     left = np.empty(longest + 1, dtype=np.int64)
     right = np.empty(longest + 1, dtype=np.int64)
     inner = np.empty(longest + 1, dtype=np.int64)
@@ -524,7 +647,7 @@ def parse(X, bounds, specs, w, sizes, kind, heads_out, labels_out):
         labels_out[start] = -1
         if words < 1:
             continue
-        heads = _best_tree(X, start, words, specs, w, arc_mask, kind, counts, features)
+        heads = _best_tree(X, start, words, specs, w, arc_mask, kind, counts, features, keep)
         outer_children(heads, words, left, right)
         inner_siblings(heads, words, inner)
         for d in range(1, words + 1):

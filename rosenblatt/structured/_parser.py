@@ -6,8 +6,8 @@ A sentence (a :class:`~rosenblatt.datasets.ConlluSentence`, or anything with its
 become node rows of integer ids (:func:`encode`: each string hashed once to a
 stable 64-bit number, so a model needs no vocabulary); the compiled epoch
 (:func:`~._arcs.parser_epoch`) computes the MSTParser features of every arc from
-them, decodes, and updates the one flat weight vector (arcs, sibling pairs and
-relation labels) with Daumé's averaging sums. Everything else is the engine's:
+them, decodes, and updates the one flat weight vector (arcs, sibling pairs,
+grandchildren and relation labels) with Daumé's averaging sums. Everything else is the engine's:
 the training loop, the epoch's sentence order, parameter mixing by sentences.
 """
 
@@ -48,7 +48,8 @@ from ._arcs import (
 #: the decoders by name (see :mod:`._decoders`)
 DECODERS = {"eisner": _arcs.EISNER, "chu-liu-edmonds": _arcs.CHU_LIU_EDMONDS,
             "second-order": _arcs.SECOND_ORDER,
-            "second-order-nonprojective": _arcs.SECOND_ORDER_NONPROJECTIVE}
+            "second-order-nonprojective": _arcs.SECOND_ORDER_NONPROJECTIVE,
+            "grandparent": _arcs.GRANDPARENT}
 
 #: the update rules by name: the kernel's ``mira`` bits (1 the tree's step, 2 the
 #: relations')
@@ -113,6 +114,22 @@ SIBLING_TEMPLATES = [
     [(HEAD, 0, LEMMA), (SIB, 0, UPOS), (DEP, 0, UPOS)],
 ]
 
+#: the grandchild templates (Koo & Collins 2010; TurboParser's, Martins, Almeida &
+#: Smith 2013, in part): the dependent ``d`` (role DEP) of the head ``h`` (HEAD)
+#: whose own head is ``g`` (GRAND), tags of the three and of ``g`` and ``d``, with a
+#: lemma in place of a tag in some; each also with the direction and distance of
+#: ``h → d`` and the side of ``g``
+GRAND_TEMPLATES = [
+    [(GRAND, 0, XPOS), (HEAD, 0, XPOS), (DEP, 0, XPOS)],
+    [(GRAND, 0, UPOS), (HEAD, 0, UPOS), (DEP, 0, UPOS)],
+    [(GRAND, 0, XPOS), (DEP, 0, XPOS)], [(GRAND, 0, UPOS), (DEP, 0, UPOS)],
+    [(GRAND, 0, LEMMA), (HEAD, 0, UPOS), (DEP, 0, UPOS)],
+    [(GRAND, 0, UPOS), (HEAD, 0, LEMMA), (DEP, 0, UPOS)],
+    [(GRAND, 0, UPOS), (HEAD, 0, UPOS), (DEP, 0, LEMMA)],
+    [(GRAND, 0, LEMMA), (DEP, 0, UPOS)], [(GRAND, 0, UPOS), (DEP, 0, LEMMA)],
+    [(GRAND, 0, LEMMA), (DEP, 0, LEMMA)],
+]
+
 #: the relation templates: the two words, their neighbours, the dependent's
 #: outermost children (a preposition's lemma tells obl from obj, say), the head's
 #: head and the dependent's sibling next inward
@@ -136,13 +153,13 @@ LABEL_TEMPLATES = [
 ]
 
 SPECS = (template_table(ARC_TEMPLATES), template_table(SIBLING_TEMPLATES),
-         template_table(LABEL_TEMPLATES))
+         template_table(LABEL_TEMPLATES), template_table(GRAND_TEMPLATES))
 
 #: the templates' fingerprint, stored in a model file: weights hashed from other
 #: templates (a file of an earlier version) would load and parse without a word,
 #: wrongly, so such a file is refused
-TEMPLATES_ID = hashlib.blake2b(repr((ARC_TEMPLATES, SIBLING_TEMPLATES,
-                                     LABEL_TEMPLATES)).encode(), digest_size=8).hexdigest()
+TEMPLATES_ID = hashlib.blake2b(repr((ARC_TEMPLATES, SIBLING_TEMPLATES, LABEL_TEMPLATES,
+                                     GRAND_TEMPLATES)).encode(), digest_size=8).hexdigest()
 
 _UPOS_CODES = {tag: k for k, tag in enumerate(_arcs.UPOS_TAGS)}
 _ROOT_STRING = "<root>"
@@ -382,14 +399,17 @@ class ParserLearner(Learner):
 
 @register(None, "structured")
 class DependencyParser(PerceptronClassifier):
-    """Dependency parser: the best tree of each sentence under arc (and sibling)
-    scores learnt by the averaged structured perceptron (Collins 2002), with the
-    relation of each arc from an averaged perceptron labeller trained alongside.
+    """Dependency parser: the best tree of each sentence under arc (sibling,
+    grandchild) scores learnt by the averaged structured perceptron (Collins 2002),
+    with the relation of each arc from an averaged perceptron labeller trained
+    alongside.
 
     A sentence of ``n`` words gets the heads ``h`` maximising
     ``Σ_d w · f(h_d → d)`` (first order; McDonald, Crammer & Pereira 2005), plus
     ``Σ w · g(h, s, c)`` over adjacent siblings for the second-order decoders
-    (McDonald & Pereira 2006), over projective trees (Eisner's algorithm) or all
+    (McDonald & Pereira 2006), plus ``Σ w · q(g, h, d)`` over grandchildren (``d``
+    a child of ``h``, a child of ``g``) for the grandparent decoder (Koo & Collins
+    2010), over projective trees (Eisner's algorithm and its extensions) or all
     trees (Chu–Liu–Edmonds), one word on the root. The features are MSTParser's
     (the words, 5-letter prefixes, UPOS and XPOS of head and dependent, their
     neighbours' tags, the tags between them, each with the arc's direction and
@@ -401,7 +421,8 @@ class DependencyParser(PerceptronClassifier):
 
     Training visits the sentences in the epoch's order: where the decoded tree
     gives a word another head than the gold one, the gold arc's features are
-    added and the predicted one's subtracted; on the gold tree, a wrong relation
+    added and the predicted one's subtracted (likewise for each sibling or
+    grandchild factor that differs); on the gold tree, a wrong relation
     moves the gold one's weights up and the predicted one's down. With
     ``average=True`` the model is the mean of the weights after every sentence.
     Training runs ``max_iter`` epochs; a treebank is never parsed without a
@@ -410,14 +431,21 @@ class DependencyParser(PerceptronClassifier):
     Parameters
     ----------
     decoder : {"eisner", "chu-liu-edmonds", "second-order", \
-"second-order-nonprojective"}, default="second-order"
+"second-order-nonprojective", "grandparent"}, default="grandparent"
         First-order projective (Eisner 1996), first-order non-projective
         (Chu–Liu–Edmonds), second-order projective with siblings, or its
-        approximate non-projective search (McDonald & Pereira 2006). The
-        default is the most accurate on UD English EWT (test UAS 87.99 against
-        Eisner's 86.79 and Chu–Liu–Edmonds' 85.75; BENCHMARKS.md) and trains
-        in about 170 CPU s there; on treebanks with many crossing arcs
-        (Portuguese Bosque) Chu–Liu–Edmonds beats Eisner.
+        approximate non-projective search (McDonald & Pereira 2006), or
+        projective with siblings and grandchildren (Koo & Collins 2010, Model 1
+        with the grand-sibling part split into a sibling and a grandchild
+        factor; O(n⁴), the grandchildren scored only where both arcs are among
+        each word's 8 best-scored heads; a sentence of more than 200 words
+        gets the second-order chart: the grandparent one takes 60 bytes a
+        cell of ``(n + 1)³``, 0.5 GB at 200 words). The
+        default is the most accurate on UD English EWT (test UAS 88.76, LAS
+        86.83, against second order's 87.99 / 86.12, Eisner's 86.79 and
+        Chu–Liu–Edmonds' 85.75 UAS; BENCHMARKS.md) and trains in about 220 CPU
+        s there (second order 170, Eisner 57); on treebanks with many crossing
+        arcs (Portuguese Bosque) Chu–Liu–Edmonds beats Eisner.
     update : {"perceptron", "mira"}, default="perceptron"
         The step of an update. ``"perceptron"``: 1 (Collins 2002). ``"mira"``:
         1-best MIRA's passive-aggressive step (McDonald, Crammer & Pereira
@@ -440,7 +468,7 @@ class DependencyParser(PerceptronClassifier):
     random_state : None, int, RandomState or Generator, default=None
         Source of the orders.
     n_features : int, default=2**24
-        Weights the arc (and sibling) features are hashed to; a power of two
+        Weights the arc (and sibling and grandchild) features are hashed to; a power of two
         (128 MB of float64, three times that while training with averaging;
         on EWT dev 2**24 parses 0.4 UAS better than 2**23: fewer collisions).
     n_label_features : int, default=2**17
@@ -454,7 +482,7 @@ class DependencyParser(PerceptronClassifier):
     classes_ : ndarray of str
         The relations (DEPREL) seen in training, sorted.
     coef_ : ndarray of shape (n_features,)
-        The arc (and sibling) feature weights.
+        The arc (and sibling and grandchild) feature weights.
     label_coef_ : ndarray of shape (n_label_features, n_classes)
         The relation weights.
     feature_templates_ : str
@@ -503,7 +531,7 @@ class DependencyParser(PerceptronClassifier):
     _learner_class = ParserLearner
     class_weight = None
 
-    def __init__(self, *, decoder="second-order", update="perceptron", C=1.0, max_iter=5,
+    def __init__(self, *, decoder="grandparent", update="perceptron", C=1.0, max_iter=5,
                  average=True,
                  shuffle="every_epoch", random_state=None, n_features=2**24,
                  n_label_features=2**17,

@@ -132,3 +132,22 @@ def tree_score(heads, arc_scores, sibling_scores):
                 total += sibling_scores[h, previous, c]
                 previous = c
     return total
+
+
+@jit(fastmath=False)
+def grand_score(heads, grand_scores):
+    """The grandchild factors of the tree ``heads``: ``Σ grand_scores[heads[h], h, d]``
+    over the words ``d = 1 … n`` in order whose head ``h = heads[d]`` is a word (the
+    root has no head, so its child has no grandchild factor).
+
+    >>> import numpy as np
+    >>> grands = np.zeros((4, 4, 4)); grands[1, 2, 3] = 2.0; grands[0, 1, 2] = 0.5
+    >>> float(grand_score(np.array([-1, 0, 1, 2]), grands))   # 0 → 1 → 2 → 3
+    2.5
+    """
+    total = 0.0
+    for d in range(1, heads.shape[0]):
+        h = heads[d]
+        if h > 0:
+            total += grand_scores[heads[h], h, d]
+    return total
