@@ -278,6 +278,7 @@ class ChunkedFile:
         self.n_features = scan.width
         self.weighted = promise.get("weighted", False)
         rows.shift(promise.get("shift", 0))
+        scan.shift_written = promise.get("shift", 0)  # the next pieces come shifted
         return True
 
     def first_pass_classes(self):
@@ -326,7 +327,7 @@ class ChunkedFile:
                     if not np.all(np.isin(piece[3], known)) or not scan.kept(promise, piece):
                         raise FirstPassEnded(f"{self.path}: the file differs from what its "
                                              "first block promised")
-                    rows.add(piece, promise.get("shift", 0))
+                    rows.add(piece)
                 if rows.n_rows == 0:
                     break
                 data, indices, indptr, y, lines, weights = rows.take(self.chunk_size)
@@ -395,11 +396,11 @@ class ChunkedFile:
                 # next block's
                 handle.seek(start)
                 payload = handle.read(stop - start)
-                indices, data, indptr, y, _, _ = read_libsvm(
-                    payload, self.zero_based, str(self.path), self._where[index][0])
-                if not self.zero_based:
-                    indices -= 1
-                width = int(indices.max()) + 1 if len(indices) else 1
+                shift = 0 if self.zero_based else 1  # the parser counts from 0 as it writes
+                indices, data, indptr, y, _, _, (_, high) = read_libsvm(
+                    payload, self.zero_based, str(self.path), self._where[index][0],
+                    shift=shift, with_extent=True)
+                width = high - shift + 1 if high >= 0 else 1
                 if len(y) != self._where_rows(index):
                     raise ValueError(f"{self.blocks_where(index)}: {len(y)} rows, where the "
                                      f"file had {self._where_rows(index)} when it was opened "
@@ -541,6 +542,9 @@ class _LibsvmScan:
         self.parse_as = True if zero_based is None else bool(zero_based)
         self.starts, self.firsts, self.lasts, self.labels = [], [], [], set()
         self.largest, self.smallest, self.rows, self.n_values = -1, None, 0, 0
+        # taken off the indices as the parser writes them, once a first block has
+        # promised how the file counts (see _open_first_block)
+        self.shift_written = 0
         self.offset, self.line, self.last_line = 0, 1, 0
 
     def pieces(self, aligned=False):
@@ -567,9 +571,10 @@ class _LibsvmScan:
                 # the whole lines as a view (no copy of the piece), the rest kept
                 payload, rest = memoryview(whole)[:cut], whole[cut:]
                 if cut:
-                    indices, data, indptr, y, at, numbers, newlines = read_libsvm(
-                        payload, self.parse_as, str(chunks.path), self.line,
-                        with_newlines=True)
+                    indices, data, indptr, y, at, numbers, newlines, (low, high) = \
+                        read_libsvm(payload, self.parse_as, str(chunks.path), self.line,
+                                    with_newlines=True, shift=self.shift_written,
+                                    with_extent=True)
                     if aligned and len(y) > need:  # keep the block's rows; the rest again
                         kept = int(indptr[need])
                         indices, data, indptr = indices[:kept], data[:kept], indptr[:need + 1]
@@ -580,9 +585,10 @@ class _LibsvmScan:
                     libsvm_labels(y, chunks.path, first_row=self.rows)
                     self.labels.update(np.unique(y).tolist())
                     self.n_values += len(indices)
-                    if len(indices):
-                        self.largest = max(self.largest, int(indices.max()))
-                        low = int(indices.min())
+                    # the parser's extent, of the rows parsed again with the next piece
+                    # too: the same over the whole pass
+                    if high >= 0:
+                        self.largest = max(self.largest, high)
                         self.smallest = low if self.smallest is None else min(self.smallest,
                                                                               low)
                     place = self.rows + np.arange(len(y))
@@ -751,10 +757,8 @@ class _ParsedRows:
     def __init__(self):
         self.parts, self.n_rows = [], 0
 
-    def add(self, piece, shift=0):
+    def add(self, piece):
         indices, data, indptr, y, lines, weights = piece
-        if shift:
-            indices -= shift  # the piece's own array: counted from 0 as the blocks are
         self.parts.append([indices, data, indptr, y, lines, weights, 0])
         self.n_rows += len(y)
 

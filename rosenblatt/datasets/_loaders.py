@@ -10,6 +10,7 @@ import io
 import itertools
 import math
 import numbers
+import os
 import pathlib
 import re
 import warnings
@@ -431,12 +432,16 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
     path = _existing(path)
     if not _plain_options(n_features, zero_based):
         return _load_libsvm_sklearn(path, n_features, zero_based)
-    indices, data, indptr, y, _, _ = read_libsvm(path.read_bytes(), zero_based is not False,
-                                                 str(path))
-    # as load_svmlight_file: from 1 when asked, or ("auto") when no index is 0
-    if zero_based is False or (zero_based == "auto" and len(indices) and indices.min() > 0):
-        indices -= 1
-    width = int(indices.max()) + 1 if len(indices) else 1
+    # as load_svmlight_file: from 1 when asked, or ("auto") when no index is 0; the
+    # parser counts from 1 as it writes (most files do), and "auto" undoes it below
+    # for a file that holds an index 0
+    shift = 0 if zero_based is True else 1
+    indices, data, indptr, y, _, _, (low, high) = read_libsvm(
+        file_bytes(path), zero_based is not False, str(path), shift=shift, with_extent=True)
+    if shift and low == 0:
+        indices += 1
+        shift = 0
+    width = high - shift + 1 if high >= 0 else 1
     if n_features is not None and n_features < width:
         row = _first_row_beyond(libsvm_matrix(data, indices, indptr, width), n_features)
         raise libsvm_too_wide(path, n_features, row, width)
@@ -444,6 +449,24 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
     if X.shape[0] == 0:
         raise ValueError(f"{path}: no data lines.")
     return X, libsvm_labels(y, path)
+
+
+def file_bytes(path):
+    """The bytes of the file ``path`` as a uint8 array, read into it directly: NumPy
+    backs a large array with huge pages, which a ``bytes`` object is not, and
+    faulting in 4 KiB pages one by one cost about as much as a third of parsing
+    them. (A file that grows while it is read comes whole; one that shrinks, as
+    far as it goes.)"""
+    with open(path, "rb", buffering=0) as handle:
+        out = np.empty(os.fstat(handle.fileno()).st_size, dtype=np.uint8)
+        got = 0
+        while got < len(out):
+            n = handle.readinto(memoryview(out)[got:])
+            if not n:
+                return out[:got]
+            got += n
+        rest = handle.read()
+    return np.concatenate([out, np.frombuffer(rest, dtype=np.uint8)]) if rest else out
 
 
 def _plain_options(n_features, zero_based):
@@ -456,11 +479,22 @@ def _plain_options(n_features, zero_based):
 
 
 def libsvm_matrix(data, indices, indptr, width):
-    """The CSR matrix load_svmlight_file builds of these arrays (its index dtype,
-    its sparse interface)."""
-    X = sp.csr_array((data, indices, indptr), (len(indptr) - 1, width))
-    X.sort_indices()
-    return _align_api_if_sparse(X)
+    """The CSR matrix load_svmlight_file builds of these arrays (its sparse
+    interface; int32 indices and offsets where they fit, see :func:`canonical_csr`)."""
+    return _align_api_if_sparse(canonical_csr(data, indices, indptr, width))
+
+
+def canonical_csr(data, indices, indptr, width):
+    """A ``csr_matrix`` of arrays whose rows are canonical (columns increasing, none
+    twice: the parsers make them so), taken without a copy: int32 offsets when the
+    indices are int32 and the stored values fit, as scipy would choose, and the
+    flags set, so that scipy does not sort or check them again."""
+    if indptr.dtype != indices.dtype and indices.dtype == np.int32 and indptr[-1] < 2**31:
+        indptr = indptr.astype(np.int32)
+    X = sp.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, int(width)),
+                      copy=False)
+    X.has_canonical_format = True
+    return X
 
 
 def _load_libsvm_sklearn(path, n_features, zero_based):
@@ -479,47 +513,56 @@ def _load_libsvm_sklearn(path, n_features, zero_based):
     return X, libsvm_labels(y, path)
 
 
-def read_libsvm(payload, zero_based, where, first_line=1, *, with_newlines=False):
+def read_libsvm(payload, zero_based, where, first_line=1, *, with_newlines=False, shift=0,
+                with_extent=False):
     """The whole lines ``payload`` (bytes, or a memoryview of them) of a LIBSVM file
     as load_svmlight_file's loop reads them (``zero_based`` its flag: False refuses
-    index 0): ``(indices as written, data, indptr, labels, starts, lines)`` with
-    int64 ``indices``/``indptr``, float64 ``data``/``labels`` (NaN or inf where the
-    file says so), and each row's start byte and line number. ``where`` names the
-    file in errors, ``first_line`` is the number of the payload's first line. With
-    ``with_newlines`` the number of ``\\n`` bytes comes last (counted anyway for
-    the arrays' bounds: a pass over pieces needs it for the next piece's line)."""
+    index 0): ``(indices, data, indptr, labels, starts, lines)`` with int32
+    ``indices`` (as written less ``shift``: every index fits, they are below 2**31),
+    int64 ``indptr``, float64 ``data``/``labels`` (NaN or inf where the file says
+    so), and each row's start byte and line number. ``where`` names the file in
+    errors, ``first_line`` is the number of the payload's first line. With
+    ``with_newlines`` the number of ``\\n`` bytes comes next (counted anyway for
+    the arrays' bounds: a pass over pieces needs it for the next piece's line), with
+    ``with_extent`` last ``(smallest, largest)`` index as written (-1, -1 without
+    any), found by the parser's own pass."""
     from .._kernels import _libsvm
 
     buf = np.frombuffer(payload, dtype=np.uint8)
     n_lines, n_words = _libsvm.libsvm_capacity(buf)
     indptr = np.zeros(n_lines + 1, dtype=np.int64)
-    indices = np.empty(n_words, dtype=np.int64)
+    indices = np.empty(n_words, dtype=np.int32)
     data = np.empty(n_words)
     labels = np.empty(n_lines)
     starts = np.empty(n_lines, dtype=np.int64)
     lines = np.empty(n_lines, dtype=np.int64)
     slow = np.empty(n_lines, dtype=np.int64)
-    rows, stored, n_slow = _libsvm.libsvm_parse(buf, bool(zero_based), _libsvm.POWERS, indptr,
-                                                indices, data, labels, starts, lines, slow)
+    rows, stored, n_slow, low, high = _libsvm.libsvm_parse(
+        buf, bool(zero_based), int(shift), _libsvm.POWERS, indptr, indices, data, labels,
+        starts, lines, slow)
     indptr, labels = indptr[:rows + 1], labels[:rows]
     starts, lines = starts[:rows], lines[:rows] + first_line
     # a block much smaller than its bound is copied, not kept as a view of it
     keep = (lambda a: a[:stored]) if 4 * stored >= 3 * n_words else (lambda a: a[:stored].copy())
     indices, data = keep(indices), keep(data)
+    extent = (int(low), int(high))
     if n_slow:
-        indptr, indices, data = _read_slow_libsvm(bytes(payload), slow[:n_slow],
-                                                  bool(zero_based), where, indptr, indices,
-                                                  data, labels, starts, lines)
+        indptr, indices, data, extent = _read_slow_libsvm(
+            bytes(payload), slow[:n_slow], bool(zero_based), where, indptr, indices, data,
+            labels, starts, lines, shift, extent)
+    out = (indices, data, indptr, labels, starts, lines)
     if with_newlines:  # libsvm_capacity's lines: one more than the newlines
-        return indices, data, indptr, labels, starts, lines, n_lines - 1
-    return indices, data, indptr, labels, starts, lines
+        out += (n_lines - 1,)
+    return out + (extent,) if with_extent else out
 
 
 def _read_slow_libsvm(payload, slow, zero_based, where, indptr, indices, data, labels,
-                      starts, lines):
+                      starts, lines, shift, extent):
     """Read the lines the compiled loop left (their rows are empty) with
-    scikit-learn's parser, one by one, and put their features in; the first it
-    refuses is refused with its line."""
+    scikit-learn's parser, one by one, and put their features in (less ``shift``);
+    the first it refuses is refused with its line. Returns the new ``indptr``,
+    ``indices``, ``data`` and ``extent`` (the smallest and largest index as
+    written, these lines' too)."""
     parts_i, parts_d, counts = [], [], np.diff(indptr)
     previous = 0
     for row in slow.tolist():
@@ -537,7 +580,12 @@ def _read_slow_libsvm(payload, slow, zero_based, where, indptr, indices, data, l
         cut = indptr[row]
         parts_i.append(indices[previous:cut])
         parts_d.append(data[previous:cut])
-        parts_i.append(X.indices.astype(np.int64) + (0 if zero_based else 1))
+        written = X.indices.astype(np.int64) + (0 if zero_based else 1)
+        if len(written):  # increasing, as scikit-learn's parser requires
+            low, high = extent
+            extent = (int(written[0]) if high < 0 else min(low, int(written[0])),
+                      max(high, int(written[-1])))
+        parts_i.append((written - shift).astype(indices.dtype))
         parts_d.append(X.data.astype(np.float64))
         counts[row] = X.indices.shape[0]
         previous = cut
@@ -545,7 +593,7 @@ def _read_slow_libsvm(payload, slow, zero_based, where, indptr, indices, data, l
     parts_d.append(data[previous:])
     new_indptr = np.zeros_like(indptr)
     np.cumsum(counts, out=new_indptr[1:])
-    return new_indptr, np.concatenate(parts_i), np.concatenate(parts_d)
+    return new_indptr, np.concatenate(parts_i), np.concatenate(parts_d), extent
 
 
 def libsvm_labels(y, path, first_row=0):

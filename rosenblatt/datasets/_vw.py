@@ -32,7 +32,6 @@ with the file and line.
 import re
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils import murmurhash3_32
 
 from .._kernels import _text
@@ -197,12 +196,9 @@ def vw_arrays(payload, n_features, where, first_line=1):
 def vw_matrix(data, indices, indptr, n_features):
     """The CSR matrix :func:`parse_vw` makes of its arrays (rows in canonical form;
     int32 offsets when they fit, as the indices)."""
-    if indptr.dtype != indices.dtype and indptr[-1] < 2**31:
-        indptr = indptr.astype(np.int32) if indices.dtype == np.int32 else indptr
-    X = sp.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, int(n_features)),
-                      copy=False)
-    X.has_canonical_format = True
-    return X
+    from ._loaders import canonical_csr
+
+    return canonical_csr(data, indices, indptr, n_features)
 
 
 def _read_slow_lines(payload, slow, n_features, where, first_line, indptr, indices, data,
