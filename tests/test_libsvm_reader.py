@@ -298,3 +298,31 @@ def test_read_libsvm_takes_a_view_and_counts_the_newlines():
     assert got[-1] == raw.count(b"\n") == 5
     for a, b in zip(got[:-1], expected):
         np.testing.assert_array_equal(a, b)
+
+
+@settings(**{**SETTINGS, "max_examples": 150})
+@given(raw=texts(), zero_based=st.sampled_from(["auto", True, False]),
+       piece=st.sampled_from([1, 2, 7, 64]))
+def test_load_libsvm_in_small_pieces_equals_scikit_learn(raw, zero_based, piece, tmp_path):
+    """load_libsvm parses a file in pieces of whole lines into arrays that grow: pieces
+    of a few bytes (lines longer than the buffer, a slow line in some pieces and not
+    in others) read as scikit-learn reads the whole file."""
+    from rosenblatt.datasets import _loaders
+
+    path = tmp_path / "d.svm"
+    path.write_bytes(raw)
+    try:
+        A, b = load_svmlight_file(str(path), zero_based=zero_based)
+    except (ValueError, RuntimeError, OverflowError):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_loaders, "_PIECE_BYTES", piece)
+            with pytest.raises(ValueError, match=r"d\.svm"):
+                load_libsvm(path, zero_based=zero_based)
+        return
+    if A.shape[0] == 0 or not np.isfinite(b).all():
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_loaders, "_PIECE_BYTES", piece)
+        X, y = load_libsvm(path, zero_based=zero_based)
+    same_matrix(X, A)
+    np.testing.assert_array_equal(y, numeric_labels(b))

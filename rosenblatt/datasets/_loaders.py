@@ -5,6 +5,7 @@ names the file, the line and the reason; nothing is skipped silently (only
 blank lines, which hold no data).
 """
 
+import contextlib
 import csv
 import io
 import itertools
@@ -436,8 +437,8 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
     # parser counts from 1 as it writes (most files do), and "auto" undoes it below
     # for a file that holds an index 0
     shift = 0 if zero_based is True else 1
-    indices, data, indptr, y, _, _, (low, high) = read_libsvm(
-        file_bytes(path), zero_based is not False, str(path), shift=shift, with_extent=True)
+    indices, data, indptr, y, (low, high) = read_libsvm_file(path, zero_based is not False,
+                                                             shift)
     if shift and low == 0:
         indices += 1
         shift = 0
@@ -451,22 +452,141 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
     return X, libsvm_labels(y, path)
 
 
-def file_bytes(path):
-    """The bytes of the file ``path`` as a uint8 array, read into it directly: NumPy
-    backs a large array with huge pages, which a ``bytes`` object is not, and
-    faulting in 4 KiB pages one by one cost about as much as a third of parsing
-    them. (A file that grows while it is read comes whole; one that shrinks, as
-    far as it goes.)"""
+#: bytes of a LIBSVM file that load_libsvm parses at a time, read again and again into
+#: one buffer that stays in the cache: the whole file in fresh memory cost more in
+#: page faults (and, after other work has fragmented memory, in the kernel's search
+#: for huge pages) than parsing it
+_PIECE_BYTES = 1 << 22
+
+
+def read_libsvm_file(path, zero_based, shift):
+    """:func:`read_libsvm` of the whole file ``path``, read in pieces of whole lines:
+    ``(indices, data, indptr, labels, (smallest, largest))``. The compiled loop
+    writes each piece's rows straight into arrays that grow to hold the next
+    (see :class:`_GrowingRows`); a piece with a line it leaves to scikit-learn's
+    parser goes through :func:`read_libsvm` instead, which refuses a bad line with
+    its file and line."""
+    from .._kernels import _libsvm
+
+    where, size = str(path), path.stat().st_size
+    buffer = bytearray(min(max(size, 1), _PIECE_BYTES))
+    rows, line, held, offset = _GrowingRows(), 1, 0, 0
+    low, high = -1, -1
     with open(path, "rb", buffering=0) as handle:
-        out = np.empty(os.fstat(handle.fileno()).st_size, dtype=np.uint8)
-        got = 0
-        while got < len(out):
-            n = handle.readinto(memoryview(out)[got:])
-            if not n:
-                return out[:got]
-            got += n
-        rest = handle.read()
-    return np.concatenate([out, np.frombuffer(rest, dtype=np.uint8)]) if rest else out
+        while True:
+            if held == len(buffer):  # a line longer than the buffer
+                buffer = buffer + bytearray(len(buffer))  # a new one: the parser views the old
+            got = handle.readinto(memoryview(buffer)[held:])
+            end = held + got
+            # the whole lines (all of it at the file's end); the rest waits for more
+            cut = buffer.rfind(b"\n", 0, end) + 1 if got else end
+            if cut:
+                piece = np.frombuffer(buffer, dtype=np.uint8, count=cut)
+                n_lines, n_words = _libsvm.libsvm_capacity(piece)
+                scale = max(size - offset, cut) / cut  # the file's rest over this piece
+                found = rows.parse(piece, n_lines, n_words, scale, zero_based, shift)
+                if found is None:  # a slow line: the piece again, by the full reader
+                    indices, data, indptr, labels, _, _, found = read_libsvm(
+                        memoryview(buffer)[:cut], zero_based, where, line, shift=shift,
+                        with_extent=True)
+                    rows.add(indices, data, indptr, labels)
+                if found[1] >= 0:
+                    low = found[0] if high < 0 else min(low, found[0])
+                    high = max(high, found[1])
+                line += n_lines - 1  # libsvm_capacity's lines: one more than the newlines
+                offset += cut
+                buffer[:end - cut] = buffer[cut:end]
+            held = end - cut
+            if not got:
+                break
+    return (*rows.arrays(), (low, high))
+
+
+@contextlib.contextmanager
+def _small_pages():
+    """Arrays allocated inside are not advised to take huge pages (NumPy advises it
+    for every large array): once other work has fragmented memory, the kernel's
+    search for free 2 MiB pages made the first touch of a file's arrays cost from
+    0.1 to 0.7 s of system time; in 4 KiB pages it is a steady 0.15-0.2 s. The
+    advice is a hint NumPy reads as it allocates (a thread allocating meanwhile
+    gets the same hint); without NumPy's switch this does nothing."""
+    core = getattr(np, "_core", None) or np.core  # NumPy 2 / 1
+    switch = getattr(core.multiarray, "_set_madvise_hugepage", None)
+    if switch is None:
+        yield
+        return
+    before = switch(False)
+    try:
+        yield
+    finally:
+        switch(before)
+
+
+class _GrowingRows:
+    """The CSR arrays of a file parsed piece by piece, written in place at their
+    ends and grown by ``ndarray.resize`` (``realloc``: a large block is remapped,
+    not copied); the first piece sizes them for the whole file from its bytes, and
+    the end gives back what was not used, never touched."""
+
+    def __init__(self):
+        self.indptr = np.zeros(1, dtype=np.int64)
+        self.indices = np.empty(0, dtype=np.int32)
+        self.data = np.empty(0)
+        self.labels = np.empty(0)
+        self.rows = self.stored = 0
+        self.scratch = np.empty((3, 0), dtype=np.int64)  # starts, lines, slow of a piece
+
+    def _reserve(self, n_lines, n_words, scale):
+        """Room for ``n_lines`` rows and ``n_words`` values more; when short, for
+        ``scale`` times that (the bytes left in the file over the piece's, plus 2 %)."""
+        for name, used, more in (("indptr", self.rows + 1, n_lines), ("labels", self.rows, n_lines),
+                                 ("indices", self.stored, n_words), ("data", self.stored, n_words)):
+            array = getattr(self, name)
+            if len(array) < used + more:
+                grown = max(used + more, int(used + more * scale * 1.02) + 16)
+                if used <= 1:  # the first piece: fresh, untouched until written
+                    with _small_pages():
+                        fresh = np.empty(grown, dtype=array.dtype)
+                    fresh[:used] = array[:used]
+                    setattr(self, name, fresh)
+                else:  # realloc: remapped, not copied (NumPy zeroes only the new end)
+                    array.resize(grown, refcheck=False)  # ours: no view outlives a call
+        if self.scratch.shape[1] < n_lines:
+            self.scratch = np.empty((3, n_lines), dtype=np.int64)
+
+    def parse(self, piece, n_lines, n_words, scale, zero_based, shift):
+        """Parse ``piece`` (whole lines) onto the ends; ``(smallest, largest)`` index
+        as written, or ``None`` (nothing kept) when a line needs the slow path."""
+        from .._kernels import _libsvm
+
+        self._reserve(n_lines, n_words, scale)
+        starts, lines, slow = self.scratch
+        first, stored = self.rows, self.stored
+        rows, nnz, n_slow, low, high = _libsvm.libsvm_parse(
+            piece, zero_based, shift, _libsvm.POWERS, self.indptr[first:],
+            self.indices[stored:], self.data[stored:], self.labels[first:], starts, lines, slow)
+        if n_slow:
+            return None
+        self.indptr[first + 1:first + rows + 1] += stored
+        self.rows, self.stored = first + rows, stored + nnz
+        return int(low), int(high)
+
+    def add(self, indices, data, indptr, labels):
+        """Append the arrays of a piece parsed apart."""
+        self._reserve(len(labels), len(indices), 1.0)
+        first, stored = self.rows, self.stored
+        self.indptr[first + 1:first + len(labels) + 1] = indptr[1:] + stored
+        self.indices[stored:stored + len(indices)] = indices
+        self.data[stored:stored + len(data)] = data
+        self.labels[first:first + len(labels)] = labels
+        self.rows, self.stored = first + len(labels), stored + len(indices)
+
+    def arrays(self):
+        """``(indices, data, indptr, labels)``, cut to what was written."""
+        for name, size in (("indptr", self.rows + 1), ("labels", self.rows),
+                           ("indices", self.stored), ("data", self.stored)):
+            getattr(self, name).resize(size, refcheck=False)
+        return self.indices, self.data, self.indptr, self.labels
 
 
 def _plain_options(n_features, zero_based):
