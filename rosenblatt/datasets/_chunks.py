@@ -15,6 +15,7 @@ from ._loaders import (
     libsvm_matrix,
     libsvm_too_wide,
     numeric_labels,
+    WholeLines,
     read_libsvm,
     text_labels,
 )
@@ -553,34 +554,25 @@ class _LibsvmScan:
         blocks) sized from the bytes per row so far to hold the rest of the current
         block and cut where it ends, the few rows parsed beyond it read again with
         the next piece: a block is then one piece's arrays, not a copy of several."""
-        chunks, rest = self.chunks, b""
+        chunks = self.chunks
         size = chunks.chunk_size
         with chunks.path.open("rb") as handle:
-            while True:
+            lines = WholeLines(handle)
+            while not lines.done:
                 need = size - self.rows % size  # rows to the end of the current block
-                ask = chunks._SCAN_BYTES
-                if aligned and self.rows:
-                    # 3 % and a line more than the rows take on average, so that the
-                    # piece ends past the block; bounded, for very large blocks
-                    per_row = self.offset / self.rows
-                    ask = int(min(max(need * per_row * 1.03 + 2 * per_row - len(rest),
-                                      min(1 << 16, ask)), 16 * ask))
-                piece = handle.read(ask)
-                whole = rest + piece
-                cut = len(whole) if not piece else whole.rfind(b"\n") + 1
-                # the whole lines as a view (no copy of the piece), the rest kept
-                payload, rest = memoryview(whole)[:cut], whole[cut:]
+                payload = lines.next(self.ask(need, aligned, lines.held))
+                cut = len(payload)
                 if cut:
                     indices, data, indptr, y, at, numbers, newlines, (low, high) = \
                         read_libsvm(payload, self.parse_as, str(chunks.path), self.line,
                                     with_newlines=True, shift=self.shift_written,
                                     with_extent=True)
+                    del payload  # a view of the buffer, which keep moves bytes in
                     if aligned and len(y) > need:  # keep the block's rows; the rest again
                         kept = int(indptr[need])
                         indices, data, indptr = indices[:kept], data[:kept], indptr[:need + 1]
                         next_line, cut = int(numbers[need]), int(at[need])
                         y, at, numbers = y[:need], at[:need], numbers[:need]
-                        rest = whole[cut:]
                         newlines = next_line - self.line
                     libsvm_labels(y, chunks.path, first_row=self.rows)
                     self.labels.update(np.unique(y).tolist())
@@ -601,9 +593,22 @@ class _LibsvmScan:
                     self.rows += len(y)
                     self.line += newlines
                     self.offset += cut
+                    lines.keep(cut)
                     yield indices, data, indptr, y, numbers, None
-                if not piece and not rest:
-                    break
+                else:
+                    lines.keep()
+
+    def ask(self, need, aligned, held):
+        """The bytes to read for the next piece: ``_SCAN_BYTES``, or with ``aligned``
+        3 % and a line more than ``need`` rows take on average (less the ``held``
+        bytes), so that the piece ends past the block; bounded, for very large
+        blocks."""
+        ask = self.chunks._SCAN_BYTES
+        if aligned and self.rows:
+            per_row = self.offset / self.rows
+            ask = int(min(max(need * per_row * 1.03 + 2 * per_row - held, min(1 << 16, ask)),
+                          16 * ask))
+        return ask
 
     def promise(self, n_features):
         """What the first rows let a fit trust, or ``None``: whether the file counts
@@ -673,20 +678,14 @@ class _VwScan(_LibsvmScan):
         """As :meth:`_LibsvmScan.pieces`, with each row's importance weight last."""
         from ._vw import vw_arrays, vw_labels
 
-        chunks, rest = self.chunks, b""
+        chunks = self.chunks
         size = chunks.chunk_size
         with chunks.path.open("rb") as handle:
-            while True:
+            lines = WholeLines(handle)
+            while not lines.done:
                 need = size - self.rows % size
-                ask = chunks._SCAN_BYTES
-                if aligned and self.rows:
-                    per_row = self.offset / self.rows
-                    ask = int(min(max(need * per_row * 1.03 + 2 * per_row - len(rest),
-                                      min(1 << 16, ask)), 16 * ask))
-                piece = handle.read(ask)
-                whole = rest + piece
-                cut = len(whole) if not piece else whole.rfind(b"\n") + 1
-                payload, rest = memoryview(whole)[:cut], whole[cut:]
+                payload = lines.next(self.ask(need, aligned, lines.held))
+                cut = len(payload)
                 if cut:
                     indptr, indices, data, y, weights, at, numbers = vw_arrays(
                         payload, self.width, str(chunks.path), self.line)
@@ -697,10 +696,12 @@ class _VwScan(_LibsvmScan):
                         next_line, cut = int(numbers[need]), int(at[need])
                         y, weights = y[:need], weights[:need]
                         at, numbers = at[:need], numbers[:need]
-                        rest = whole[cut:]
                         newlines = next_line - self.line
                     # the text only names a line without a label (an error)
-                    text = bytes(whole[:cut]) if np.isnan(y).any() else b""
+                    text = bytes(payload[:cut]) if np.isnan(y).any() else b""
+                    if newlines is None:
+                        newlines = lines.buffer.count(b"\n", 0, cut)
+                    del payload  # a view of the buffer, which keep moves bytes in
                     self.labels.update(np.unique(vw_labels(y, text, chunks.path,
                                                            self.line)).tolist())
                     self.weighted |= bool(np.any(weights != 1.0))
@@ -713,11 +714,12 @@ class _VwScan(_LibsvmScan):
                     if len(y):
                         self.last_line = int(numbers[-1])
                     self.rows += len(y)
-                    self.line += whole.count(b"\n", 0, cut) if newlines is None else newlines
+                    self.line += newlines
                     self.offset += cut
+                    lines.keep(cut)
                     yield indices, data, indptr, y, numbers, weights
-                if not piece and not rest:
-                    break
+                else:
+                    lines.keep()
 
     def promise(self, n_features):
         """Whether rows weigh unequally: any importance weight seen decides it; none

@@ -469,37 +469,63 @@ def read_libsvm_file(path, zero_based, shift):
     from .._kernels import _libsvm
 
     where, size = str(path), path.stat().st_size
-    buffer = bytearray(min(max(size, 1), _PIECE_BYTES))
-    rows, line, held, offset = _GrowingRows(), 1, 0, 0
+    rows, line, offset = _GrowingRows(), 1, 0
     low, high = -1, -1
-    with open(path, "rb", buffering=0) as handle:
-        while True:
-            if held == len(buffer):  # a line longer than the buffer
-                buffer = buffer + bytearray(len(buffer))  # a new one: the parser views the old
-            got = handle.readinto(memoryview(buffer)[held:])
-            end = held + got
-            # the whole lines (all of it at the file's end); the rest waits for more
-            cut = buffer.rfind(b"\n", 0, end) + 1 if got else end
+    with open(path, "rb") as handle:
+        lines = WholeLines(handle)
+        while not lines.done:
+            payload = lines.next(_PIECE_BYTES)
+            cut = len(payload)
             if cut:
-                piece = np.frombuffer(buffer, dtype=np.uint8, count=cut)
+                piece = np.frombuffer(payload, dtype=np.uint8)
                 n_lines, n_words = _libsvm.libsvm_capacity(piece)
                 scale = max(size - offset, cut) / cut  # the file's rest over this piece
                 found = rows.parse(piece, n_lines, n_words, scale, zero_based, shift)
                 if found is None:  # a slow line: the piece again, by the full reader
                     indices, data, indptr, labels, _, _, found = read_libsvm(
-                        memoryview(buffer)[:cut], zero_based, where, line, shift=shift,
-                        with_extent=True)
+                        payload, zero_based, where, line, shift=shift, with_extent=True)
                     rows.add(indices, data, indptr, labels)
                 if found[1] >= 0:
                     low = found[0] if high < 0 else min(low, found[0])
                     high = max(high, found[1])
                 line += n_lines - 1  # libsvm_capacity's lines: one more than the newlines
                 offset += cut
-                buffer[:end - cut] = buffer[cut:end]
-            held = end - cut
-            if not got:
-                break
+                del piece, payload  # views of the buffer, which keep moves bytes in
+            lines.keep()
     return (*rows.arrays(), (low, high))
+
+
+class WholeLines:
+    """A file read in pieces of whole lines into one buffer, used again and again
+    (no fresh memory for each piece, no copy of the rest onto the next): ``next``
+    gives the bytes left from the last piece and up to ``ask`` more, cut after
+    their last newline (all of them at the file's end); ``keep`` holds the bytes
+    from ``cut`` on (by default those after that newline) for the next piece.
+    ``done`` once the file's end has been read and nothing is held."""
+
+    def __init__(self, handle):
+        self.handle, self.buffer = handle, bytearray()
+        self.held = self.end = self.cut = 0
+        self.done = False
+
+    def next(self, ask):
+        """A memoryview of the next piece's whole lines, valid until ``keep``."""
+        if self.held + ask > len(self.buffer):  # a new buffer: the old one may be viewed
+            grown = bytearray(self.held + ask)
+            grown[:self.held] = self.buffer[:self.held]
+            self.buffer = grown
+        got = self.handle.readinto(memoryview(self.buffer)[self.held:self.held + ask])
+        self.end = self.held + got
+        self.cut = self.buffer.rfind(b"\n", 0, self.end) + 1 if got else self.end
+        self.done = not got
+        return memoryview(self.buffer)[:self.cut]
+
+    def keep(self, cut=None):
+        """Hold ``buffer[cut:]`` of the last piece for the next one."""
+        cut = self.cut if cut is None else cut
+        self.buffer[:self.end - cut] = self.buffer[cut:self.end]
+        self.held = self.end - cut
+        self.done = self.done and not self.held
 
 
 @contextlib.contextmanager
