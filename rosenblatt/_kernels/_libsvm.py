@@ -120,12 +120,17 @@ def libsvm_parse(buf, zero_based, shift, powers, indptr, indices, data, labels, 
                 ok = ok and colon
                 continue
             word += 1
+            # the index's digits (at most _INDEX_DIGITS), by subtracting and comparing,
+            # not through the table: a load that waits on the byte's load, on the
+            # chain of every digit (a quarter of the whole loop's time)
             index = np.int64(0)
-            while i < n and classes[buf[i]] == _DIGIT:
-                index = index * 10 + (np.int64(buf[i]) - 48)
-                i += 1
-                if i - a >= _INDEX_DIGITS:
+            digits_end = min(n, a + _INDEX_DIGITS)
+            while i < digits_end:
+                d = np.uint8(buf[i] - np.uint8(48))
+                if d > 9:
                     break
+                index = index * 10 + np.int64(d)
+                i += 1
             if i == a or i >= n or buf[i] != 58 or index >= _INT_LIMIT \
                     or index <= previous or (index == 0 and not zero_based):
                 ok = False

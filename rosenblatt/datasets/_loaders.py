@@ -529,7 +529,7 @@ class WholeLines:
 
 
 @contextlib.contextmanager
-def _small_pages():
+def small_pages():
     """Arrays allocated inside are not advised to take huge pages (NumPy advises it
     for every large array): once other work has fragmented memory, the kernel's
     search for free 2 MiB pages made the first touch of a file's arrays cost from
@@ -571,7 +571,7 @@ class _GrowingRows:
             if len(array) < used + more:
                 grown = max(used + more, int(used + more * scale * 1.02) + 16)
                 if used <= 1:  # the first piece: fresh, untouched until written
-                    with _small_pages():
+                    with small_pages():
                         fresh = np.empty(grown, dtype=array.dtype)
                     fresh[:used] = array[:used]
                     setattr(self, name, fresh)
@@ -677,8 +677,9 @@ def read_libsvm(payload, zero_based, where, first_line=1, *, with_newlines=False
     buf = np.frombuffer(payload, dtype=np.uint8)
     n_lines, n_words = _libsvm.libsvm_capacity(buf)
     indptr = np.zeros(n_lines + 1, dtype=np.int64)
-    indices = np.empty(n_words, dtype=np.int32)
-    data = np.empty(n_words)
+    with small_pages():
+        indices = np.empty(n_words, dtype=np.int32)
+        data = np.empty(n_words)
     labels = np.empty(n_lines)
     starts = np.empty(n_lines, dtype=np.int64)
     lines = np.empty(n_lines, dtype=np.int64)

@@ -173,10 +173,13 @@ def vw_arrays(payload, n_features, where, first_line=1):
     starts, lines)``, each row's start byte in ``payload`` and its line number too."""
     buf = np.frombuffer(payload, dtype=np.uint8)
     n_lines, n_words = _text.vw_capacity(buf)
+    from ._loaders import small_pages
+
     index_type = np.int32 if n_features < 2**31 else np.int64
     indptr = np.zeros(n_lines + 1, dtype=np.int64)
-    indices = np.empty(n_words, dtype=index_type)
-    data = np.empty(n_words)
+    with small_pages():  # see there: the first touch of huge pages can cost more
+        indices = np.empty(n_words, dtype=index_type)
+        data = np.empty(n_words)
     labels = np.empty(n_lines)
     weights = np.empty(n_lines)
     slow = np.empty((n_lines, 4), dtype=np.int64)
