@@ -6,16 +6,16 @@ import threading
 import numpy as np
 
 from ._loaders import (
+    WholeLines,
     _existing,
-    data_format,
     _is_number,
     csv_rows,
+    data_format,
     label_index,
     libsvm_labels,
     libsvm_matrix,
     libsvm_too_wide,
     numeric_labels,
-    WholeLines,
     read_libsvm,
     text_labels,
 )

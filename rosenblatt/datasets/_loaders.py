@@ -11,7 +11,6 @@ import io
 import itertools
 import math
 import numbers
-import os
 import pathlib
 import re
 import warnings
@@ -408,7 +407,11 @@ _SEARCH_LINES = 4096
 def load_libsvm(path, n_features=None, zero_based="auto"):
     """A LIBSVM/svmlight file, read by a compiled parser into the matrix
     scikit-learn's ``load_svmlight_file`` makes of it (CSR, the same values bit
-    for bit, indices, labels and width; a property test holds it to that).
+    for bit, indices, labels and width; a property test holds it to that). The
+    indices, and the row offsets where the stored values are fewer than 2**31,
+    are int32 (every LIBSVM index is below 2**31), as scipy would choose them:
+    scikit-learn's loader gives int64, the same numbers. The rows are canonical
+    (columns increasing, none twice) and marked so.
 
     The lines the compiled loop does not take on its fast path (anything
     unusual) are read one by one by scikit-learn's parser, and a malformed line
