@@ -326,3 +326,35 @@ def test_load_libsvm_in_small_pieces_equals_scikit_learn(raw, zero_based, piece,
         X, y = load_libsvm(path, zero_based=zero_based)
     same_matrix(X, A)
     np.testing.assert_array_equal(y, numeric_labels(b))
+
+
+def test_small_pages_gives_numpy_its_setting_back():
+    """The parsers' arrays are allocated without NumPy's huge-page advice; NumPy's
+    setting is back once the last of overlapping users (threads) has left."""
+    import threading
+
+    from rosenblatt.datasets._loaders import small_pages
+
+    switch = getattr(np._core.multiarray, "_set_madvise_hugepage", None)
+    if switch is None:
+        pytest.skip("this NumPy has no huge-page switch")
+    before = switch(True)
+    try:
+        entered, leave = threading.Barrier(3), threading.Event()
+
+        def inside():
+            with small_pages():
+                entered.wait()
+                leave.wait()
+
+        threads = [threading.Thread(target=inside) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        entered.wait()
+        assert switch(False) is False  # off while they are inside
+        leave.set()
+        for thread in threads:
+            thread.join()
+        assert switch(True) is True
+    finally:
+        switch(before)

@@ -13,6 +13,7 @@ import math
 import numbers
 import pathlib
 import re
+import threading
 import warnings
 
 import numpy as np
@@ -531,6 +532,10 @@ class WholeLines:
         self.done = self.done and not self.held
 
 
+#: the threads inside :func:`small_pages`, and NumPy's setting when the first came in
+_PAGES = {"lock": threading.Lock(), "inside": 0, "before": None}
+
+
 @contextlib.contextmanager
 def small_pages():
     """Arrays allocated inside are not advised to take huge pages (NumPy advises it
@@ -538,17 +543,24 @@ def small_pages():
     search for free 2 MiB pages made the first touch of a file's arrays cost from
     0.1 to 0.7 s of system time; in 4 KiB pages it is a steady 0.15-0.2 s. The
     advice is a hint NumPy reads as it allocates (a thread allocating meanwhile
-    gets the same hint); without NumPy's switch this does nothing."""
+    gets the same hint); NumPy's setting comes back when the last thread inside
+    leaves. Without NumPy's switch this does nothing."""
     core = getattr(np, "_core", None) or np.core  # NumPy 2 / 1
     switch = getattr(core.multiarray, "_set_madvise_hugepage", None)
     if switch is None:
         yield
         return
-    before = switch(False)
+    with _PAGES["lock"]:
+        if not _PAGES["inside"]:
+            _PAGES["before"] = switch(False)
+        _PAGES["inside"] += 1
     try:
         yield
     finally:
-        switch(before)
+        with _PAGES["lock"]:
+            _PAGES["inside"] -= 1
+            if not _PAGES["inside"]:
+                switch(_PAGES["before"])
 
 
 class _GrowingRows:
