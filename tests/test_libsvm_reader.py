@@ -314,10 +314,13 @@ def test_load_libsvm_in_small_pieces_equals_scikit_learn(raw, zero_based, piece,
     try:
         A, b = load_svmlight_file(str(path), zero_based=zero_based)
     except (ValueError, RuntimeError, OverflowError):
+        with pytest.raises(ValueError, match=r"d\.svm") as whole:
+            load_libsvm(path, zero_based=zero_based)
         with pytest.MonkeyPatch.context() as patch:
             patch.setattr(_loaders, "_PIECE_BYTES", piece)
-            with pytest.raises(ValueError, match=r"d\.svm"):
+            with pytest.raises(ValueError, match=r"d\.svm") as pieces:
                 load_libsvm(path, zero_based=zero_based)
+        assert str(pieces.value) == str(whole.value)  # the same line named
         return
     if A.shape[0] == 0 or not np.isfinite(b).all():
         return

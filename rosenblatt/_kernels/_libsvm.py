@@ -72,9 +72,12 @@ def libsvm_parse(buf, zero_based, shift, powers, indptr, indices, data, labels, 
     ``indices`` (as written less ``shift``), ``data``, ``labels``; ``starts`` and
     ``lines`` the start byte and the line (from 0) of each row. A line the fast
     path does not take gets an empty row, a NaN label and its row in ``slow``.
-    Returns ``(rows, stored values, slow lines, smallest index, largest index)``,
-    the indices as written on the fast rows (-1 when there is none). A blank line
-    (or one holding only a comment) is no row.
+    Returns ``(rows, stored values, slow lines, smallest index, largest index,
+    lines)``, the indices as written on the fast rows (-1 when there is none), the
+    lines read (blank ones too). A blank line (or one holding only a comment) is
+    no row. The arrays need room for every row and value: at most one of each per
+    two bytes of ``buf`` (a word and the blank after it), or what
+    :func:`libsvm_capacity` counts.
 
     One pass over the bytes, each read once through a table of their kinds: the
     words end at a blank, a newline or the ``#`` of a comment (a NUL byte, which
@@ -169,4 +172,4 @@ def libsvm_parse(buf, zero_based, shift, powers, indptr, indices, data, labels, 
         indptr[row] = nnz
         line += 1
         pos = _line_end(buf, i, n) + 1
-    return row, nnz, n_slow, low if high >= 0 else np.int64(-1), high
+    return row, nnz, n_slow, low if high >= 0 else np.int64(-1), high, line

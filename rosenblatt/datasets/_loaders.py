@@ -470,8 +470,6 @@ def read_libsvm_file(path, zero_based, shift):
     (see :class:`_GrowingRows`); a piece with a line it leaves to scikit-learn's
     parser goes through :func:`read_libsvm` instead, which refuses a bad line with
     its file and line."""
-    from .._kernels import _libsvm
-
     where, size = str(path), path.stat().st_size
     rows, line, offset = _GrowingRows(), 1, 0
     low, high = -1, -1
@@ -481,10 +479,10 @@ def read_libsvm_file(path, zero_based, shift):
             payload = lines.next(_PIECE_BYTES)
             cut = len(payload)
             if cut:
-                piece = np.frombuffer(payload, dtype=np.uint8)
-                n_lines, n_words = _libsvm.libsvm_capacity(piece)
-                scale = max(size - offset, cut) / cut  # the file's rest over this piece
-                found = rows.parse(piece, n_lines, n_words, scale, zero_based, shift)
+                # the rest of the file as dense as what came before it, plus 2 %
+                rest = (size - offset) * 1.02 / offset if offset else 0.0
+                found, seen = rows.parse(np.frombuffer(payload, dtype=np.uint8), rest,
+                                         zero_based, shift)
                 if found is None:  # a slow line: the piece again, by the full reader
                     indices, data, indptr, labels, _, _, found = read_libsvm(
                         payload, zero_based, where, line, shift=shift, with_extent=True)
@@ -492,9 +490,9 @@ def read_libsvm_file(path, zero_based, shift):
                 if found[1] >= 0:
                     low = found[0] if high < 0 else min(low, found[0])
                     high = max(high, found[1])
-                line += n_lines - 1  # libsvm_capacity's lines: one more than the newlines
+                line += seen
                 offset += cut
-                del piece, payload  # views of the buffer, which keep moves bytes in
+                del payload  # a view of the buffer, which keep moves bytes in
             lines.keep()
     return (*rows.arrays(), (low, high))
 
@@ -565,9 +563,11 @@ def small_pages():
 
 class _GrowingRows:
     """The CSR arrays of a file parsed piece by piece, written in place at their
-    ends and grown by ``ndarray.resize`` (``realloc``: a large block is remapped,
-    not copied); the first piece sizes them for the whole file from its bytes, and
-    the end gives back what was not used, never touched."""
+    ends. Before a piece they hold room for the most it can hold (a row and a value
+    per two bytes: no count of its words first); when short, for the rest of the
+    file as well, as dense as what came before. A large growth is a fresh array
+    (untouched until written), a small one ``ndarray.resize`` (``realloc``: a
+    large block is remapped, not copied); the end gives back what was not used."""
 
     def __init__(self):
         self.indptr = np.zeros(1, dtype=np.int64)
@@ -577,44 +577,48 @@ class _GrowingRows:
         self.rows = self.stored = 0
         self.scratch = np.empty((3, 0), dtype=np.int64)  # starts, lines, slow of a piece
 
-    def _reserve(self, n_lines, n_words, scale):
-        """Room for ``n_lines`` rows and ``n_words`` values more; when short, for
-        ``scale`` times that (the bytes left in the file over the piece's, plus 2 %)."""
-        for name, used, more in (("indptr", self.rows + 1, n_lines), ("labels", self.rows, n_lines),
-                                 ("indices", self.stored, n_words), ("data", self.stored, n_words)):
+    def _reserve(self, n_rows, n_values, rest):
+        """Room for ``n_rows`` rows and ``n_values`` values more; when short, for
+        ``rest`` times the rows and values so far too."""
+        for name, used, more, so_far in (
+                ("indptr", self.rows + 1, n_rows, self.rows), ("labels", self.rows, n_rows, self.rows),
+                ("indices", self.stored, n_values, self.stored),
+                ("data", self.stored, n_values, self.stored)):
             array = getattr(self, name)
             if len(array) < used + more:
-                grown = max(used + more, int(used + more * scale * 1.02) + 16)
-                if used <= 1:  # the first piece: fresh, untouched until written
+                grown = used + more + int(so_far * rest)
+                if used < grown // 2:  # fresh: only what is written is ever touched
                     with small_pages():
                         fresh = np.empty(grown, dtype=array.dtype)
                     fresh[:used] = array[:used]
                     setattr(self, name, fresh)
                 else:  # realloc: remapped, not copied (NumPy zeroes only the new end)
                     array.resize(grown, refcheck=False)  # ours: no view outlives a call
-        if self.scratch.shape[1] < n_lines:
-            self.scratch = np.empty((3, n_lines), dtype=np.int64)
+        if self.scratch.shape[1] < n_rows:
+            self.scratch = np.empty((3, n_rows), dtype=np.int64)
 
-    def parse(self, piece, n_lines, n_words, scale, zero_based, shift):
-        """Parse ``piece`` (whole lines) onto the ends; ``(smallest, largest)`` index
-        as written, or ``None`` (nothing kept) when a line needs the slow path."""
+    def parse(self, piece, rest, zero_based, shift):
+        """Parse ``piece`` (whole lines) onto the ends: ``(extent, lines)``, the
+        smallest and largest index as written, or ``None`` (nothing kept) when a
+        line needs the slow path, and the lines it holds."""
         from .._kernels import _libsvm
 
-        self._reserve(n_lines, n_words, scale)
+        most = len(piece) // 2 + 1  # rows, and values: a word and a blank each at least
+        self._reserve(most, most, rest)
         starts, lines, slow = self.scratch
         first, stored = self.rows, self.stored
-        rows, nnz, n_slow, low, high = _libsvm.libsvm_parse(
+        rows, nnz, n_slow, low, high, seen = _libsvm.libsvm_parse(
             piece, zero_based, shift, _libsvm.POWERS, self.indptr[first:],
             self.indices[stored:], self.data[stored:], self.labels[first:], starts, lines, slow)
         if n_slow:
-            return None
+            return None, seen
         self.indptr[first + 1:first + rows + 1] += stored
         self.rows, self.stored = first + rows, stored + nnz
-        return int(low), int(high)
+        return (int(low), int(high)), seen
 
     def add(self, indices, data, indptr, labels):
         """Append the arrays of a piece parsed apart."""
-        self._reserve(len(labels), len(indices), 1.0)
+        self._reserve(len(labels), len(indices), 0.0)
         first, stored = self.rows, self.stored
         self.indptr[first + 1:first + len(labels) + 1] = indptr[1:] + stored
         self.indices[stored:stored + len(indices)] = indices
@@ -699,7 +703,7 @@ def read_libsvm(payload, zero_based, where, first_line=1, *, with_newlines=False
     starts = np.empty(n_lines, dtype=np.int64)
     lines = np.empty(n_lines, dtype=np.int64)
     slow = np.empty(n_lines, dtype=np.int64)
-    rows, stored, n_slow, low, high = _libsvm.libsvm_parse(
+    rows, stored, n_slow, low, high, _ = _libsvm.libsvm_parse(
         buf, bool(zero_based), int(shift), _libsvm.POWERS, indptr, indices, data, labels,
         starts, lines, slow)
     indptr, labels = indptr[:rows + 1], labels[:rows]
