@@ -467,34 +467,35 @@ def read_libsvm_file(path, zero_based, shift):
     """:func:`read_libsvm` of the whole file ``path``, read in pieces of whole lines:
     ``(indices, data, indptr, labels, (smallest, largest))``. The compiled loop
     writes each piece's rows straight into arrays that grow to hold the next
-    (see :class:`_GrowingRows`); a piece with a line it leaves to scikit-learn's
+    (see :class:`GrowingRows`); a piece with a line it leaves to scikit-learn's
     parser goes through :func:`read_libsvm` instead, which refuses a bad line with
     its file and line."""
-    where, size = str(path), path.stat().st_size
-    rows, line, offset = _GrowingRows(), 1, 0
+    from .._kernels import _libsvm
+
+    where = str(path)
+    rows, line = GrowingRows(np.int32), 1
     low, high = -1, -1
-    with open(path, "rb") as handle:
-        lines = WholeLines(handle)
-        while not lines.done:
-            payload = lines.next(_PIECE_BYTES)
-            cut = len(payload)
-            if cut:
-                # the rest of the file as dense as what came before it, plus 2 %
-                rest = (size - offset) * 1.02 / offset if offset else 0.0
-                found, seen = rows.parse(np.frombuffer(payload, dtype=np.uint8), rest,
-                                         zero_based, shift)
-                if found is None:  # a slow line: the piece again, by the full reader
-                    indices, data, indptr, labels, _, _, found = read_libsvm(
-                        payload, zero_based, where, line, shift=shift, with_extent=True)
-                    rows.add(indices, data, indptr, labels)
-                if found[1] >= 0:
-                    low = found[0] if high < 0 else min(low, found[0])
-                    high = max(high, found[1])
-                line += seen
-                offset += cut
-                del payload  # a view of the buffer, which keep moves bytes in
-            lines.keep()
-    return (*rows.arrays(), (low, high))
+    for payload, rest in rows.pieces(path):
+        piece = np.frombuffer(payload, dtype=np.uint8)
+        indptr, indices, data, labels, _ = rows.room(len(piece), rest)
+        flat, most = rows.scratch(3, len(piece))
+        starts, lines, slow = flat.reshape(3, most)
+        n_rows, nnz, n_slow, *found, seen = _libsvm.libsvm_parse(
+            piece, zero_based, shift, _libsvm.POWERS, indptr, indices, data, labels, starts,
+            lines, slow)
+        del piece, indptr, indices, data, labels  # views: no view outlives a piece
+        if n_slow:  # a slow line: the piece again, by the full reader
+            indices, data, indptr, labels, _, _, found = read_libsvm(
+                payload, zero_based, where, line, shift=shift, with_extent=True)
+            rows.add(indptr, indices, data, labels)
+        else:
+            rows.commit(n_rows, nnz)
+        if found[1] >= 0:
+            low = found[0] if high < 0 else min(low, found[0])
+            high = max(high, found[1])
+        line += seen
+    indptr, indices, data, labels, _ = rows.arrays()
+    return indices, data, indptr, labels, (low, high)
 
 
 class WholeLines:
@@ -561,77 +562,100 @@ def small_pages():
                 switch(_PAGES["before"])
 
 
-class _GrowingRows:
-    """The CSR arrays of a file parsed piece by piece, written in place at their
-    ends. Before a piece they hold room for the most it can hold (a row and a value
-    per two bytes: no count of its words first); when short, for the rest of the
-    file as well, as dense as what came before. A large growth is a fresh array
-    (untouched until written), a small one ``ndarray.resize`` (``realloc``: a
-    large block is remapped, not copied); the end gives back what was not used."""
+class GrowingRows:
+    """The CSR arrays of a text file parsed piece by piece (``indptr``, ``indices``
+    of ``index_type``, ``data``, ``labels`` and, ``weighted``, ``weights``), the
+    compiled loop writing each piece in place at their ends. Before a piece they
+    hold room for the most it can hold (a row and a value per two bytes: no count
+    of its words first); when short, for the rest of the file as well, as dense as
+    what came before. A large growth is a fresh array (untouched until written),
+    a small one ``ndarray.resize`` (``realloc``: a large block is remapped, not
+    copied); the end gives back what was not used."""
 
-    def __init__(self):
-        self.indptr = np.zeros(1, dtype=np.int64)
-        self.indices = np.empty(0, dtype=np.int32)
-        self.data = np.empty(0)
-        self.labels = np.empty(0)
+    def __init__(self, index_type, weighted=False):
+        self.columns = {"indptr": np.zeros(1, dtype=np.int64),
+                        "indices": np.empty(0, dtype=index_type), "data": np.empty(0),
+                        "labels": np.empty(0)}
+        if weighted:
+            self.columns["weights"] = np.empty(0)
         self.rows = self.stored = 0
-        self.scratch = np.empty((3, 0), dtype=np.int64)  # starts, lines, slow of a piece
+        self._scratch = np.empty(0, dtype=np.int64)
 
-    def _reserve(self, n_rows, n_values, rest):
-        """Room for ``n_rows`` rows and ``n_values`` values more; when short, for
-        ``rest`` times the rows and values so far too."""
-        for name, used, more, so_far in (
-                ("indptr", self.rows + 1, n_rows, self.rows), ("labels", self.rows, n_rows, self.rows),
-                ("indices", self.stored, n_values, self.stored),
-                ("data", self.stored, n_values, self.stored)):
-            array = getattr(self, name)
-            if len(array) < used + more:
-                grown = used + more + int(so_far * rest)
+    def pieces(self, path):
+        """``(payload, rest)`` for each piece of whole lines of the file ``path``:
+        a memoryview of the bytes (valid until the next piece), and the bytes left
+        in the file over the bytes read so far (for :meth:`room`)."""
+        size, offset = path.stat().st_size, 0
+        with open(path, "rb") as handle:
+            lines = WholeLines(handle)
+            while not lines.done:
+                payload = lines.next(_PIECE_BYTES)
+                if len(payload):
+                    # the rest of the file as dense as what came before it, plus 2 %
+                    yield payload, (size - offset) * 1.02 / offset if offset else 0.0
+                    offset += len(payload)
+                del payload  # a view of the buffer, which keep moves bytes in
+                lines.keep()
+
+    def _used(self, name):
+        return self.rows + (name == "indptr") if name in ("indptr", "labels", "weights") \
+            else self.stored
+
+    def room(self, n_bytes, rest):
+        """Views of the arrays' ends, ``(indptr, indices, data, labels, weights or
+        None)``, with room for a piece of ``n_bytes`` (``rest``: see :meth:`pieces`).
+        The views must be gone before the next call."""
+        most = n_bytes // 2 + 1  # rows, and values: a word and a blank each at least
+        for name, array in self.columns.items():
+            used = self._used(name)
+            so_far = self.stored if name in ("indices", "data") else self.rows
+            if len(array) < used + most:
+                grown = used + most + int(so_far * rest)
                 if used < grown // 2:  # fresh: only what is written is ever touched
                     with small_pages():
                         fresh = np.empty(grown, dtype=array.dtype)
                     fresh[:used] = array[:used]
-                    setattr(self, name, fresh)
+                    self.columns[name] = fresh
                 else:  # realloc: remapped, not copied (NumPy zeroes only the new end)
                     array.resize(grown, refcheck=False)  # ours: no view outlives a call
-        if self.scratch.shape[1] < n_rows:
-            self.scratch = np.empty((3, n_rows), dtype=np.int64)
+        ends = {name: array[self._used(name) - (name == "indptr"):]
+                for name, array in self.columns.items()}
+        return ends["indptr"], ends["indices"], ends["data"], ends["labels"], \
+            ends.get("weights")
 
-    def parse(self, piece, rest, zero_based, shift):
-        """Parse ``piece`` (whole lines) onto the ends: ``(extent, lines)``, the
-        smallest and largest index as written, or ``None`` (nothing kept) when a
-        line needs the slow path, and the lines it holds."""
-        from .._kernels import _libsvm
+    def scratch(self, k, n_bytes):
+        """``(flat, most)``: room for ``k`` int64 values a row of a piece of
+        ``n_bytes`` (rows' starts, lines, ...; ``most`` rows at the most), used
+        again piece after piece."""
+        most = n_bytes // 2 + 1
+        if len(self._scratch) < k * most:
+            self._scratch = np.empty(k * most, dtype=np.int64)
+        return self._scratch[:k * most], most
 
-        most = len(piece) // 2 + 1  # rows, and values: a word and a blank each at least
-        self._reserve(most, most, rest)
-        starts, lines, slow = self.scratch
-        first, stored = self.rows, self.stored
-        rows, nnz, n_slow, low, high, seen = _libsvm.libsvm_parse(
-            piece, zero_based, shift, _libsvm.POWERS, self.indptr[first:],
-            self.indices[stored:], self.data[stored:], self.labels[first:], starts, lines, slow)
-        if n_slow:
-            return None, seen
-        self.indptr[first + 1:first + rows + 1] += stored
-        self.rows, self.stored = first + rows, stored + nnz
-        return (int(low), int(high)), seen
+    def commit(self, n_rows, nnz):
+        """The compiled loop wrote ``n_rows`` rows, ``nnz`` values, into :meth:`room`."""
+        indptr = self.columns["indptr"]
+        indptr[self.rows + 1:self.rows + n_rows + 1] += self.stored
+        self.rows, self.stored = self.rows + n_rows, self.stored + nnz
 
-    def add(self, indices, data, indptr, labels):
+    def add(self, indptr, indices, data, labels, weights=None):
         """Append the arrays of a piece parsed apart."""
-        self._reserve(len(labels), len(indices), 0.0)
-        first, stored = self.rows, self.stored
-        self.indptr[first + 1:first + len(labels) + 1] = indptr[1:] + stored
-        self.indices[stored:stored + len(indices)] = indices
-        self.data[stored:stored + len(data)] = data
-        self.labels[first:first + len(labels)] = labels
-        self.rows, self.stored = first + len(labels), stored + len(indices)
+        n_rows, nnz = len(labels), len(indices)
+        parts = {"indptr": indptr[1:] + self.stored, "indices": indices, "data": data,
+                 "labels": labels, "weights": weights}
+        self.room(2 * max(n_rows, nnz), 0.0)
+        for name, array in self.columns.items():
+            used = self._used(name)
+            array[used:used + len(parts[name])] = parts[name]
+        self.rows, self.stored = self.rows + n_rows, self.stored + nnz
 
     def arrays(self):
-        """``(indices, data, indptr, labels)``, cut to what was written."""
-        for name, size in (("indptr", self.rows + 1), ("labels", self.rows),
-                           ("indices", self.stored), ("data", self.stored)):
-            getattr(self, name).resize(size, refcheck=False)
-        return self.indices, self.data, self.indptr, self.labels
+        """``(indptr, indices, data, labels, weights or None)``, cut to what was
+        written."""
+        for name, array in self.columns.items():
+            array.resize(self._used(name), refcheck=False)
+        c = self.columns
+        return c["indptr"], c["indices"], c["data"], c["labels"], c.get("weights")
 
 
 def _plain_options(n_features, zero_based):
