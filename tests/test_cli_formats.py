@@ -216,6 +216,38 @@ def test_the_compiled_parser_reads_every_line_as_the_plain_one(lines, bits):
     np.testing.assert_array_equal(weights, want_weights)
 
 
+@SETTINGS
+@given(lines=st.lists(st.one_of(vw_lines(), vw_lines(GOOD_HEADERS, GOOD_NAMESPACES,
+                                                     GOOD_WORDS)), max_size=6),
+       piece=st.sampled_from([1, 3, 16]))
+def test_a_file_read_in_small_pieces_reads_as_the_plain_parser(lines, piece, tmp_path_factory):
+    """load_vw reads a file in pieces of whole lines into arrays that grow: pieces of
+    a few bytes (lines longer than the buffer, slow lines in some) read every line as
+    the plain parser does, and refuse the same line."""
+    from rosenblatt.datasets import _loaders
+    from rosenblatt.datasets._vw import read_vw_file
+
+    width = 2**10
+    expected = reference(lines, width)
+    path = tmp_path_factory.mktemp("vw") / "f"
+    path.write_bytes("\n".join(lines).encode())
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_loaders, "_PIECE_BYTES", piece)
+        if isinstance(expected, str):
+            with pytest.raises(ValueError) as raised:
+                read_vw_file(path, width)
+            assert str(raised.value) == expected.replace("f, line", f"{path}, line", 1)
+            return
+        indptr, indices, data, labels, weights = read_vw_file(path, width)
+    rows, want_labels, want_weights = expected
+    assert len(indptr) == len(rows) + 1
+    for r, pairs in enumerate(rows):
+        start, stop = indptr[r], indptr[r + 1]
+        assert list(zip(indices[start:stop].tolist(), data[start:stop].tolist())) == pairs
+    np.testing.assert_array_equal(labels, want_labels)
+    np.testing.assert_array_equal(weights, want_weights)
+
+
 def test_plain_lines_take_the_compiled_path_only():
     payload = b"1 0.5 'id |user a b:2 17 |ad:0.5 c:1.25e-3 d:-4\n-1 | 3 5:2.5\n"
     buf = np.frombuffer(payload, dtype=np.uint8)
@@ -223,7 +255,7 @@ def test_plain_lines_take_the_compiled_path_only():
     out = (np.zeros(n + 1, dtype=np.int64), np.empty(32, dtype=np.int32), np.empty(32),
            np.empty(n), np.empty(n), np.empty((n, 4), dtype=np.int64),
            np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
-    rows, _, slow = _text.vw_parse(buf, 2**20, _text.POWERS, *out)
+    rows, _, slow, _ = _text.vw_parse(buf, 2**20, _text.POWERS, *out)
     assert (rows, slow) == (2, 0)
     # each row's start byte and line (from 0), for a file read in one pass
     assert out[-2][:2].tolist() == [0, payload.index(b"-1")] and out[-1][:2].tolist() == [0, 1]

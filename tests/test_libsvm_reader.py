@@ -71,7 +71,10 @@ def texts(draw):
 def same_matrix(X, A):
     assert type(X) is type(A)
     assert X.shape == A.shape
-    assert X.indices.dtype == A.indices.dtype and X.indptr.dtype == A.indptr.dtype
+    # int32 where the values fit, as scipy chooses (scikit-learn's loader gives int64)
+    index = np.int32 if A.indptr[-1] < 2**31 else np.int64
+    assert X.indices.dtype == np.int32 and X.indptr.dtype == index
+    assert X.has_canonical_format and A.has_canonical_format
     np.testing.assert_array_equal(X.indptr, A.indptr)
     np.testing.assert_array_equal(X.indices, A.indices)
     assert X.data.dtype == A.data.dtype == np.float64
@@ -135,10 +138,10 @@ def test_read_libsvm_is_scikit_learns_loop(raw, zero_based):
 def parse(raw, zero_based=True):
     buf = np.frombuffer(raw, dtype=np.uint8)
     n_lines, n_words = _libsvm.libsvm_capacity(buf)
-    out = (np.zeros(n_lines + 1, np.int64), np.empty(n_words, np.int64), np.empty(n_words),
+    out = (np.zeros(n_lines + 1, np.int64), np.empty(n_words, np.int32), np.empty(n_words),
            np.empty(n_lines), np.empty(n_lines, np.int64), np.empty(n_lines, np.int64),
            np.empty(n_lines, np.int64))
-    return _libsvm.libsvm_parse(buf, zero_based, _libsvm.POWERS, *out), out
+    return _libsvm.libsvm_parse(buf, zero_based, 0, _libsvm.POWERS, *out)[:3], out
 
 
 def test_ordinary_lines_take_the_fast_path_and_unusual_ones_do_not():
@@ -295,3 +298,66 @@ def test_read_libsvm_takes_a_view_and_counts_the_newlines():
     assert got[-1] == raw.count(b"\n") == 5
     for a, b in zip(got[:-1], expected):
         np.testing.assert_array_equal(a, b)
+
+
+@settings(**{**SETTINGS, "max_examples": 150})
+@given(raw=texts(), zero_based=st.sampled_from(["auto", True, False]),
+       piece=st.sampled_from([1, 2, 7, 64]))
+def test_load_libsvm_in_small_pieces_equals_scikit_learn(raw, zero_based, piece, tmp_path):
+    """load_libsvm parses a file in pieces of whole lines into arrays that grow: pieces
+    of a few bytes (lines longer than the buffer, a slow line in some pieces and not
+    in others) read as scikit-learn reads the whole file."""
+    from rosenblatt.datasets import _loaders
+
+    path = tmp_path / "d.svm"
+    path.write_bytes(raw)
+    try:
+        A, b = load_svmlight_file(str(path), zero_based=zero_based)
+    except (ValueError, RuntimeError, OverflowError):
+        with pytest.raises(ValueError, match=r"d\.svm") as whole:
+            load_libsvm(path, zero_based=zero_based)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_loaders, "_PIECE_BYTES", piece)
+            with pytest.raises(ValueError, match=r"d\.svm") as pieces:
+                load_libsvm(path, zero_based=zero_based)
+        assert str(pieces.value) == str(whole.value)  # the same line named
+        return
+    if A.shape[0] == 0 or not np.isfinite(b).all():
+        return
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_loaders, "_PIECE_BYTES", piece)
+        X, y = load_libsvm(path, zero_based=zero_based)
+    same_matrix(X, A)
+    np.testing.assert_array_equal(y, numeric_labels(b))
+
+
+def test_small_pages_gives_numpy_its_setting_back():
+    """The parsers' arrays are allocated without NumPy's huge-page advice; NumPy's
+    setting is back once the last of overlapping users (threads) has left."""
+    import threading
+
+    from rosenblatt.datasets._loaders import small_pages
+
+    switch = getattr(np._core.multiarray, "_set_madvise_hugepage", None)
+    if switch is None:
+        pytest.skip("this NumPy has no huge-page switch")
+    before = switch(True)
+    try:
+        entered, leave = threading.Barrier(3), threading.Event()
+
+        def inside():
+            with small_pages():
+                entered.wait()
+                leave.wait()
+
+        threads = [threading.Thread(target=inside) for _ in range(2)]
+        for thread in threads:
+            thread.start()
+        entered.wait()
+        assert switch(False) is False  # off while they are inside
+        leave.set()
+        for thread in threads:
+            thread.join()
+        assert switch(True) is True
+    finally:
+        switch(before)

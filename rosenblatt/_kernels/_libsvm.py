@@ -30,6 +30,19 @@ _INDEX_DIGITS = 10
 _INT_LIMIT = 2**31
 
 
+#: what a byte is to the loop, one table read per byte instead of a chain of
+#: comparisons: 0 anything else, 1 a digit, 2 ``:``, 3 a blank (bytes.split()'s
+#: whitespace but the newline: space, \t, \r, \v, \f), 4 the end of a line's data
+#: (``\n``, or ``#`` which opens its comment)
+_OTHER, _DIGIT, _COLON, _BLANK, _END = 0, 1, 2, 3, 4
+_CLASSES = np.zeros(256, dtype=np.uint8)
+_CLASSES[ord("0"):ord("9") + 1] = _DIGIT
+_CLASSES[ord(":")] = _COLON
+for _byte in b" \t\r\v\f":
+    _CLASSES[_byte] = _BLANK
+_CLASSES[ord("\n")] = _CLASSES[ord("#")] = _END
+
+
 @jit
 def libsvm_capacity(buf):
     """``(lines, words)``: upper bounds on the lines and the words of ``buf``."""
@@ -37,103 +50,109 @@ def libsvm_capacity(buf):
 
 
 @jit
-def _white(c):
-    # bytes.split()'s whitespace: space, \t, \n, \r, \v, \f
-    return c == 32 or (9 <= c <= 13)
+def _word_end(buf, i, n, classes):
+    """Where the word at ``i`` ends: the next blank, newline, ``#`` or ``buf``'s end."""
+    while i < n and classes[buf[i]] < _BLANK:
+        i += 1
+    return i
 
 
 @jit
-def libsvm_parse(buf, zero_based, powers, indptr, indices, data, labels, starts, lines,
-                 slow):
+def _line_end(buf, i, n):
+    """The position of the newline at or after ``i`` (``n`` when there is none)."""
+    while i < n and buf[i] != 10:
+        i += 1
+    return i
+
+
+@jit
+def libsvm_parse(buf, zero_based, shift, powers, indptr, indices, data, labels, starts,
+                 lines, slow):
     """Parse the whole lines of ``buf`` (uint8) into CSR rows: ``indptr``,
-    ``indices`` (as written), ``data``, ``labels``; ``starts`` and ``lines`` the
-    start byte and the line (from 0) of each row. A line the fast path does not
-    take gets an empty row, a NaN label and its row in ``slow``. Returns ``(rows,
-    stored values, slow lines)``. A blank line (or one holding only a comment) is
-    no row."""
+    ``indices`` (as written less ``shift``), ``data``, ``labels``; ``starts`` and
+    ``lines`` the start byte and the line (from 0) of each row. A line the fast
+    path does not take gets an empty row, a NaN label and its row in ``slow``.
+    Returns ``(rows, stored values, slow lines, smallest index, largest index,
+    lines)``, the indices as written on the fast rows (-1 when there is none), the
+    lines read (blank ones too). A blank line (or one holding only a comment) is
+    no row. The arrays need room for every row and value: at most one of each per
+    two bytes of ``buf`` (a word and the blank after it), or what
+    :func:`libsvm_capacity` counts.
+
+    One pass over the bytes, each read once through a table of their kinds: the
+    words end at a blank, a newline or the ``#`` of a comment (a NUL byte, which
+    scikit-learn's parser treats apart, is no digit, blank or number, so a line
+    holding one before its comment leaves the fast path)."""
+    classes = _CLASSES
     n = buf.shape[0]
     pos = 0
     row = 0
     nnz = 0
     n_slow = 0
     line = 0
+    low = np.int64(_INT_LIMIT)
+    high = np.int64(-1)
     while pos < n:
-        # the line's end and its data's end (the first '#'; a NUL before it: slow)
-        end = pos
-        stop = -1
-        odd = False
-        while end < n:
-            c = buf[end]
-            if c == 10:
-                break
-            if c == 35 and stop < 0:
-                stop = end
-            elif c == 0 and stop < 0:
-                odd = True
-            end += 1
-        if stop < 0:
-            stop = end
         i = pos
-        while i < stop and _white(buf[i]):
+        while i < n and classes[buf[i]] == _BLANK:
             i += 1
-        if i == stop and not odd:
+        if i == n or classes[buf[i]] == _END:  # blank, or a comment only
             line += 1
-            pos = end + 1
+            pos = _line_end(buf, i, n) + 1
             continue
         first = nnz
-        ok = not odd
-        label = 0.0
-        if ok:
-            a = i
-            while i < stop and not _white(buf[i]):
-                i += 1
-            ok, label = parse_number(buf, a, i, powers)
+        a = i
+        i = _word_end(buf, i, n, classes)
+        ok, label = parse_number(buf, a, i, powers)
         previous = np.int64(-1)
         word = 0
         while ok:
-            while i < stop and _white(buf[i]):
+            while i < n and classes[buf[i]] == _BLANK:
                 i += 1
-            if i >= stop:
+            if i == n or classes[buf[i]] == _END:
                 break
             a = i
-            if word == 0 and stop - i >= 3 and buf[i] == 113 and buf[i + 1] == 105 \
+            if word == 0 and n - i >= 3 and buf[i] == 113 and buf[i + 1] == 105 \
                     and buf[i + 2] == 100:  # qid...: skipped when it holds a ':'
-                colon = False
-                while i < stop and not _white(buf[i]):
-                    colon = colon or buf[i] == 58
-                    i += 1
+                i = _word_end(buf, i, n, classes)
                 word += 1
-                if not colon:
-                    ok = False
+                colon = False
+                for k in range(a, i):
+                    colon = colon or buf[k] == 58
+                    ok = ok and buf[k] != 0  # a NUL: scikit-learn's parser reads it
+                ok = ok and colon
                 continue
             word += 1
+            # the index's digits (at most _INDEX_DIGITS), by subtracting and comparing,
+            # not through the table: a load that waits on the byte's load, on the
+            # chain of every digit (a quarter of the whole loop's time)
             index = np.int64(0)
-            while i < stop and 48 <= buf[i] <= 57:
-                index = index * 10 + (np.int64(buf[i]) - 48)
-                i += 1
-                if i - a >= _INDEX_DIGITS:
+            digits_end = min(n, a + _INDEX_DIGITS)
+            while i < digits_end:
+                d = np.uint8(buf[i] - np.uint8(48))
+                if d > 9:
                     break
-            if i == a or i >= stop or buf[i] != 58 or index >= _INT_LIMIT \
+                index = index * 10 + np.int64(d)
+                i += 1
+            if i == a or i >= n or buf[i] != 58 or index >= _INT_LIMIT \
                     or index <= previous or (index == 0 and not zero_based):
                 ok = False
                 break
             i += 1
             # the value: a lone "1" (binary features, most of a click log's words) is
-            # 1.0 without the number parser; its word ends at a blank or at the
-            # data's end (a comment's '#', the line's end). Anything else, "10",
-            # "1.0", "1e0", takes the parser, as before.
-            if i < stop and buf[i] == 49 and (i + 1 == stop or _white(buf[i + 1])):
+            # 1.0 without the number parser; its word ends at a blank, a '#' or the
+            # line's end. Anything else, "10", "1.0", "1e0", takes the parser.
+            if i < n and buf[i] == 49 and (i + 1 == n or classes[buf[i + 1]] >= _BLANK):
                 i += 1
                 value = 1.0
             else:
                 b = i
-                while i < stop and not _white(buf[i]):
-                    i += 1
+                i = _word_end(buf, i, n, classes)
                 good, value = parse_number(buf, b, i, powers)
                 if not good:
                     ok = False
                     break
-            indices[nnz] = index
+            indices[nnz] = index - shift
             data[nnz] = value
             nnz += 1
             previous = index
@@ -141,6 +160,9 @@ def libsvm_parse(buf, zero_based, powers, indptr, indices, data, labels, starts,
         lines[row] = line
         if ok:
             labels[row] = label
+            if nnz > first:  # the row's indices increase: its first and its last
+                low = min(low, indices[first] + shift)
+                high = max(high, previous)
         else:
             nnz = first
             labels[row] = np.nan
@@ -149,5 +171,5 @@ def libsvm_parse(buf, zero_based, powers, indptr, indices, data, labels, starts,
         row += 1
         indptr[row] = nnz
         line += 1
-        pos = end + 1
-    return row, nnz, n_slow
+        pos = _line_end(buf, i, n) + 1
+    return row, nnz, n_slow, low if high >= 0 else np.int64(-1), high, line

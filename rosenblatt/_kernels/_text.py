@@ -270,7 +270,9 @@ def vw_parse(buf, n_features, powers, indptr, indices, data, labels, weights, sl
     row's start byte and line (from 0: where a block of rows starts, for a file
     read in one pass). A line the fast path does not take gets an empty row, and
     ``slow`` its ``(row, start byte, end byte, line from 0)``. Returns ``(rows,
-    stored values, slow lines)``.
+    stored values, slow lines, lines read)``. The arrays need room for every row
+    and value: at most one of each per two bytes of ``buf``, or what
+    :func:`vw_capacity` counts.
 
     One pass over the bytes: the label section up to the first ``|``, then the
     namespaces and features up to the newline, each feature name's digits
@@ -394,7 +396,7 @@ def vw_parse(buf, n_features, powers, indptr, indices, data, labels, weights, sl
         indptr[row] = nnz
         line += 1
         pos = end + 1
-    return row, nnz, n_slow
+    return row, nnz, n_slow, line
 
 
 @jit

@@ -6,10 +6,11 @@ import threading
 import numpy as np
 
 from ._loaders import (
+    WholeLines,
     _existing,
-    data_format,
     _is_number,
     csv_rows,
+    data_format,
     label_index,
     libsvm_labels,
     libsvm_matrix,
@@ -278,6 +279,7 @@ class ChunkedFile:
         self.n_features = scan.width
         self.weighted = promise.get("weighted", False)
         rows.shift(promise.get("shift", 0))
+        scan.shift_written = promise.get("shift", 0)  # the next pieces come shifted
         return True
 
     def first_pass_classes(self):
@@ -326,7 +328,7 @@ class ChunkedFile:
                     if not np.all(np.isin(piece[3], known)) or not scan.kept(promise, piece):
                         raise FirstPassEnded(f"{self.path}: the file differs from what its "
                                              "first block promised")
-                    rows.add(piece, promise.get("shift", 0))
+                    rows.add(piece)
                 if rows.n_rows == 0:
                     break
                 data, indices, indptr, y, lines, weights = rows.take(self.chunk_size)
@@ -395,11 +397,11 @@ class ChunkedFile:
                 # next block's
                 handle.seek(start)
                 payload = handle.read(stop - start)
-                indices, data, indptr, y, _, _ = read_libsvm(
-                    payload, self.zero_based, str(self.path), self._where[index][0])
-                if not self.zero_based:
-                    indices -= 1
-                width = int(indices.max()) + 1 if len(indices) else 1
+                shift = 0 if self.zero_based else 1  # the parser counts from 0 as it writes
+                indices, data, indptr, y, _, _, (_, high) = read_libsvm(
+                    payload, self.zero_based, str(self.path), self._where[index][0],
+                    shift=shift, with_extent=True)
+                width = high - shift + 1 if high >= 0 else 1
                 if len(y) != self._where_rows(index):
                     raise ValueError(f"{self.blocks_where(index)}: {len(y)} rows, where the "
                                      f"file had {self._where_rows(index)} when it was opened "
@@ -541,6 +543,9 @@ class _LibsvmScan:
         self.parse_as = True if zero_based is None else bool(zero_based)
         self.starts, self.firsts, self.lasts, self.labels = [], [], [], set()
         self.largest, self.smallest, self.rows, self.n_values = -1, None, 0, 0
+        # taken off the indices as the parser writes them, once a first block has
+        # promised how the file counts (see _open_first_block)
+        self.shift_written = 0
         self.offset, self.line, self.last_line = 0, 1, 0
 
     def pieces(self, aligned=False):
@@ -549,40 +554,33 @@ class _LibsvmScan:
         blocks) sized from the bytes per row so far to hold the rest of the current
         block and cut where it ends, the few rows parsed beyond it read again with
         the next piece: a block is then one piece's arrays, not a copy of several."""
-        chunks, rest = self.chunks, b""
+        chunks = self.chunks
         size = chunks.chunk_size
         with chunks.path.open("rb") as handle:
-            while True:
+            lines = WholeLines(handle)
+            while not lines.done:
                 need = size - self.rows % size  # rows to the end of the current block
-                ask = chunks._SCAN_BYTES
-                if aligned and self.rows:
-                    # 3 % and a line more than the rows take on average, so that the
-                    # piece ends past the block; bounded, for very large blocks
-                    per_row = self.offset / self.rows
-                    ask = int(min(max(need * per_row * 1.03 + 2 * per_row - len(rest),
-                                      min(1 << 16, ask)), 16 * ask))
-                piece = handle.read(ask)
-                whole = rest + piece
-                cut = len(whole) if not piece else whole.rfind(b"\n") + 1
-                # the whole lines as a view (no copy of the piece), the rest kept
-                payload, rest = memoryview(whole)[:cut], whole[cut:]
+                payload = lines.next(self.ask(need, aligned, lines.held))
+                cut = len(payload)
                 if cut:
-                    indices, data, indptr, y, at, numbers, newlines = read_libsvm(
-                        payload, self.parse_as, str(chunks.path), self.line,
-                        with_newlines=True)
+                    indices, data, indptr, y, at, numbers, newlines, (low, high) = \
+                        read_libsvm(payload, self.parse_as, str(chunks.path), self.line,
+                                    with_newlines=True, shift=self.shift_written,
+                                    with_extent=True)
+                    del payload  # a view of the buffer, which keep moves bytes in
                     if aligned and len(y) > need:  # keep the block's rows; the rest again
                         kept = int(indptr[need])
                         indices, data, indptr = indices[:kept], data[:kept], indptr[:need + 1]
                         next_line, cut = int(numbers[need]), int(at[need])
                         y, at, numbers = y[:need], at[:need], numbers[:need]
-                        rest = whole[cut:]
                         newlines = next_line - self.line
                     libsvm_labels(y, chunks.path, first_row=self.rows)
                     self.labels.update(np.unique(y).tolist())
                     self.n_values += len(indices)
-                    if len(indices):
-                        self.largest = max(self.largest, int(indices.max()))
-                        low = int(indices.min())
+                    # the parser's extent, of the rows parsed again with the next piece
+                    # too: the same over the whole pass
+                    if high >= 0:
+                        self.largest = max(self.largest, high)
                         self.smallest = low if self.smallest is None else min(self.smallest,
                                                                               low)
                     place = self.rows + np.arange(len(y))
@@ -595,9 +593,22 @@ class _LibsvmScan:
                     self.rows += len(y)
                     self.line += newlines
                     self.offset += cut
+                    lines.keep(cut)
                     yield indices, data, indptr, y, numbers, None
-                if not piece and not rest:
-                    break
+                else:
+                    lines.keep()
+
+    def ask(self, need, aligned, held):
+        """The bytes to read for the next piece: ``_SCAN_BYTES``, or with ``aligned``
+        3 % and a line more than ``need`` rows take on average (less the ``held``
+        bytes), so that the piece ends past the block; bounded, for very large
+        blocks."""
+        ask = self.chunks._SCAN_BYTES
+        if aligned and self.rows:
+            per_row = self.offset / self.rows
+            ask = int(min(max(need * per_row * 1.03 + 2 * per_row - held, min(1 << 16, ask)),
+                          16 * ask))
+        return ask
 
     def promise(self, n_features):
         """What the first rows let a fit trust, or ``None``: whether the file counts
@@ -667,20 +678,14 @@ class _VwScan(_LibsvmScan):
         """As :meth:`_LibsvmScan.pieces`, with each row's importance weight last."""
         from ._vw import vw_arrays, vw_labels
 
-        chunks, rest = self.chunks, b""
+        chunks = self.chunks
         size = chunks.chunk_size
         with chunks.path.open("rb") as handle:
-            while True:
+            lines = WholeLines(handle)
+            while not lines.done:
                 need = size - self.rows % size
-                ask = chunks._SCAN_BYTES
-                if aligned and self.rows:
-                    per_row = self.offset / self.rows
-                    ask = int(min(max(need * per_row * 1.03 + 2 * per_row - len(rest),
-                                      min(1 << 16, ask)), 16 * ask))
-                piece = handle.read(ask)
-                whole = rest + piece
-                cut = len(whole) if not piece else whole.rfind(b"\n") + 1
-                payload, rest = memoryview(whole)[:cut], whole[cut:]
+                payload = lines.next(self.ask(need, aligned, lines.held))
+                cut = len(payload)
                 if cut:
                     indptr, indices, data, y, weights, at, numbers = vw_arrays(
                         payload, self.width, str(chunks.path), self.line)
@@ -691,10 +696,12 @@ class _VwScan(_LibsvmScan):
                         next_line, cut = int(numbers[need]), int(at[need])
                         y, weights = y[:need], weights[:need]
                         at, numbers = at[:need], numbers[:need]
-                        rest = whole[cut:]
                         newlines = next_line - self.line
                     # the text only names a line without a label (an error)
-                    text = bytes(whole[:cut]) if np.isnan(y).any() else b""
+                    text = bytes(payload[:cut]) if np.isnan(y).any() else b""
+                    if newlines is None:
+                        newlines = lines.buffer.count(b"\n", 0, cut)
+                    del payload  # a view of the buffer, which keep moves bytes in
                     self.labels.update(np.unique(vw_labels(y, text, chunks.path,
                                                            self.line)).tolist())
                     self.weighted |= bool(np.any(weights != 1.0))
@@ -707,11 +714,12 @@ class _VwScan(_LibsvmScan):
                     if len(y):
                         self.last_line = int(numbers[-1])
                     self.rows += len(y)
-                    self.line += whole.count(b"\n", 0, cut) if newlines is None else newlines
+                    self.line += newlines
                     self.offset += cut
+                    lines.keep(cut)
                     yield indices, data, indptr, y, numbers, weights
-                if not piece and not rest:
-                    break
+                else:
+                    lines.keep()
 
     def promise(self, n_features):
         """Whether rows weigh unequally: any importance weight seen decides it; none
@@ -751,10 +759,8 @@ class _ParsedRows:
     def __init__(self):
         self.parts, self.n_rows = [], 0
 
-    def add(self, piece, shift=0):
+    def add(self, piece):
         indices, data, indptr, y, lines, weights = piece
-        if shift:
-            indices -= shift  # the piece's own array: counted from 0 as the blocks are
         self.parts.append([indices, data, indptr, y, lines, weights, 0])
         self.n_rows += len(y)
 

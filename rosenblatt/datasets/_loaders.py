@@ -5,6 +5,7 @@ names the file, the line and the reason; nothing is skipped silently (only
 blank lines, which hold no data).
 """
 
+import contextlib
 import csv
 import io
 import itertools
@@ -12,6 +13,7 @@ import math
 import numbers
 import pathlib
 import re
+import threading
 import warnings
 
 import numpy as np
@@ -406,7 +408,11 @@ _SEARCH_LINES = 4096
 def load_libsvm(path, n_features=None, zero_based="auto"):
     """A LIBSVM/svmlight file, read by a compiled parser into the matrix
     scikit-learn's ``load_svmlight_file`` makes of it (CSR, the same values bit
-    for bit, indices, labels and width; a property test holds it to that).
+    for bit, indices, labels and width; a property test holds it to that). The
+    indices, and the row offsets where the stored values are fewer than 2**31,
+    are int32 (every LIBSVM index is below 2**31), as scipy would choose them:
+    scikit-learn's loader gives int64, the same numbers. The rows are canonical
+    (columns increasing, none twice) and marked so.
 
     The lines the compiled loop does not take on its fast path (anything
     unusual) are read one by one by scikit-learn's parser, and a malformed line
@@ -431,12 +437,16 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
     path = _existing(path)
     if not _plain_options(n_features, zero_based):
         return _load_libsvm_sklearn(path, n_features, zero_based)
-    indices, data, indptr, y, _, _ = read_libsvm(path.read_bytes(), zero_based is not False,
-                                                 str(path))
-    # as load_svmlight_file: from 1 when asked, or ("auto") when no index is 0
-    if zero_based is False or (zero_based == "auto" and len(indices) and indices.min() > 0):
-        indices -= 1
-    width = int(indices.max()) + 1 if len(indices) else 1
+    # as load_svmlight_file: from 1 when asked, or ("auto") when no index is 0; the
+    # parser counts from 1 as it writes (most files do), and "auto" undoes it below
+    # for a file that holds an index 0
+    shift = 0 if zero_based is True else 1
+    indices, data, indptr, y, (low, high) = read_libsvm_file(path, zero_based is not False,
+                                                             shift)
+    if shift and low == 0:
+        indices += 1
+        shift = 0
+    width = high - shift + 1 if high >= 0 else 1
     if n_features is not None and n_features < width:
         row = _first_row_beyond(libsvm_matrix(data, indices, indptr, width), n_features)
         raise libsvm_too_wide(path, n_features, row, width)
@@ -444,6 +454,208 @@ def load_libsvm(path, n_features=None, zero_based="auto"):
     if X.shape[0] == 0:
         raise ValueError(f"{path}: no data lines.")
     return X, libsvm_labels(y, path)
+
+
+#: bytes of a LIBSVM file that load_libsvm parses at a time, read again and again into
+#: one buffer that stays in the cache: the whole file in fresh memory cost more in
+#: page faults (and, after other work has fragmented memory, in the kernel's search
+#: for huge pages) than parsing it
+_PIECE_BYTES = 1 << 22
+
+
+def read_libsvm_file(path, zero_based, shift):
+    """:func:`read_libsvm` of the whole file ``path``, read in pieces of whole lines:
+    ``(indices, data, indptr, labels, (smallest, largest))``. The compiled loop
+    writes each piece's rows straight into arrays that grow to hold the next
+    (see :class:`GrowingRows`); a piece with a line it leaves to scikit-learn's
+    parser goes through :func:`read_libsvm` instead, which refuses a bad line with
+    its file and line."""
+    from .._kernels import _libsvm
+
+    where = str(path)
+    rows, line = GrowingRows(np.int32), 1
+    low, high = -1, -1
+    for payload, rest in rows.pieces(path):
+        piece = np.frombuffer(payload, dtype=np.uint8)
+        indptr, indices, data, labels, _ = rows.room(len(piece), rest)
+        flat, most = rows.scratch(3, len(piece))
+        starts, lines, slow = flat.reshape(3, most)
+        n_rows, nnz, n_slow, *found, seen = _libsvm.libsvm_parse(
+            piece, zero_based, shift, _libsvm.POWERS, indptr, indices, data, labels, starts,
+            lines, slow)
+        del piece, indptr, indices, data, labels  # views: no view outlives a piece
+        if n_slow:  # a slow line: the piece again, by the full reader
+            indices, data, indptr, labels, _, _, found = read_libsvm(
+                payload, zero_based, where, line, shift=shift, with_extent=True)
+            rows.add(indptr, indices, data, labels)
+        else:
+            rows.commit(n_rows, nnz)
+        if found[1] >= 0:
+            low = found[0] if high < 0 else min(low, found[0])
+            high = max(high, found[1])
+        line += seen
+    indptr, indices, data, labels, _ = rows.arrays()
+    return indices, data, indptr, labels, (low, high)
+
+
+class WholeLines:
+    """A file read in pieces of whole lines into one buffer, used again and again
+    (no fresh memory for each piece, no copy of the rest onto the next): ``next``
+    gives the bytes left from the last piece and up to ``ask`` more, cut after
+    their last newline (all of them at the file's end); ``keep`` holds the bytes
+    from ``cut`` on (by default those after that newline) for the next piece.
+    ``done`` once the file's end has been read and nothing is held."""
+
+    def __init__(self, handle):
+        self.handle, self.buffer = handle, bytearray()
+        self.held = self.end = self.cut = 0
+        self.done = False
+
+    def next(self, ask):
+        """A memoryview of the next piece's whole lines, valid until ``keep``."""
+        if self.held + ask > len(self.buffer):  # a new buffer: the old one may be viewed
+            grown = bytearray(self.held + ask)
+            grown[:self.held] = self.buffer[:self.held]
+            self.buffer = grown
+        got = self.handle.readinto(memoryview(self.buffer)[self.held:self.held + ask])
+        self.end = self.held + got
+        self.cut = self.buffer.rfind(b"\n", 0, self.end) + 1 if got else self.end
+        self.done = not got
+        return memoryview(self.buffer)[:self.cut]
+
+    def keep(self, cut=None):
+        """Hold ``buffer[cut:]`` of the last piece for the next one."""
+        cut = self.cut if cut is None else cut
+        self.buffer[:self.end - cut] = self.buffer[cut:self.end]
+        self.held = self.end - cut
+        self.done = self.done and not self.held
+
+
+#: the threads inside :func:`small_pages`, and NumPy's setting when the first came in
+_PAGES = {"lock": threading.Lock(), "inside": 0, "before": None}
+
+
+@contextlib.contextmanager
+def small_pages():
+    """Arrays allocated inside are not advised to take huge pages (NumPy advises it
+    for every large array): once other work has fragmented memory, the kernel's
+    search for free 2 MiB pages made the first touch of a file's arrays cost from
+    0.1 to 0.7 s of system time; in 4 KiB pages it is a steady 0.15-0.2 s. The
+    advice is a hint NumPy reads as it allocates (a thread allocating meanwhile
+    gets the same hint); NumPy's setting comes back when the last thread inside
+    leaves. Without NumPy's switch this does nothing."""
+    core = getattr(np, "_core", None) or np.core  # NumPy 2 / 1
+    switch = getattr(core.multiarray, "_set_madvise_hugepage", None)
+    if switch is None:
+        yield
+        return
+    with _PAGES["lock"]:
+        if not _PAGES["inside"]:
+            _PAGES["before"] = switch(False)
+        _PAGES["inside"] += 1
+    try:
+        yield
+    finally:
+        with _PAGES["lock"]:
+            _PAGES["inside"] -= 1
+            if not _PAGES["inside"]:
+                switch(_PAGES["before"])
+
+
+class GrowingRows:
+    """The CSR arrays of a text file parsed piece by piece (``indptr``, ``indices``
+    of ``index_type``, ``data``, ``labels`` and, ``weighted``, ``weights``), the
+    compiled loop writing each piece in place at their ends. Before a piece they
+    hold room for the most it can hold (a row and a value per two bytes: no count
+    of its words first); when short, for the rest of the file as well, as dense as
+    what came before. A large growth is a fresh array (untouched until written),
+    a small one ``ndarray.resize`` (``realloc``: a large block is remapped, not
+    copied); the end gives back what was not used."""
+
+    def __init__(self, index_type, weighted=False):
+        self.columns = {"indptr": np.zeros(1, dtype=np.int64),
+                        "indices": np.empty(0, dtype=index_type), "data": np.empty(0),
+                        "labels": np.empty(0)}
+        if weighted:
+            self.columns["weights"] = np.empty(0)
+        self.rows = self.stored = 0
+        self._scratch = np.empty(0, dtype=np.int64)
+
+    def pieces(self, path):
+        """``(payload, rest)`` for each piece of whole lines of the file ``path``:
+        a memoryview of the bytes (valid until the next piece), and the bytes left
+        in the file over the bytes read so far (for :meth:`room`)."""
+        size, offset = path.stat().st_size, 0
+        with open(path, "rb") as handle:
+            lines = WholeLines(handle)
+            while not lines.done:
+                payload = lines.next(_PIECE_BYTES)
+                if len(payload):
+                    # the rest of the file as dense as what came before it, plus 2 %
+                    yield payload, (size - offset) * 1.02 / offset if offset else 0.0
+                    offset += len(payload)
+                del payload  # a view of the buffer, which keep moves bytes in
+                lines.keep()
+
+    def _used(self, name):
+        return self.rows + (name == "indptr") if name in ("indptr", "labels", "weights") \
+            else self.stored
+
+    def room(self, n_bytes, rest):
+        """Views of the arrays' ends, ``(indptr, indices, data, labels, weights or
+        None)``, with room for a piece of ``n_bytes`` (``rest``: see :meth:`pieces`).
+        The views must be gone before the next call."""
+        most = n_bytes // 2 + 1  # rows, and values: a word and a blank each at least
+        for name, array in self.columns.items():
+            used = self._used(name)
+            so_far = self.stored if name in ("indices", "data") else self.rows
+            if len(array) < used + most:
+                grown = used + most + int(so_far * rest)
+                if used < grown // 2:  # fresh: only what is written is ever touched
+                    with small_pages():
+                        fresh = np.empty(grown, dtype=array.dtype)
+                    fresh[:used] = array[:used]
+                    self.columns[name] = fresh
+                else:  # realloc: remapped, not copied (NumPy zeroes only the new end)
+                    array.resize(grown, refcheck=False)  # ours: no view outlives a call
+        ends = {name: array[self._used(name) - (name == "indptr"):]
+                for name, array in self.columns.items()}
+        return ends["indptr"], ends["indices"], ends["data"], ends["labels"], \
+            ends.get("weights")
+
+    def scratch(self, k, n_bytes):
+        """``(flat, most)``: room for ``k`` int64 values a row of a piece of
+        ``n_bytes`` (rows' starts, lines, ...; ``most`` rows at the most), used
+        again piece after piece."""
+        most = n_bytes // 2 + 1
+        if len(self._scratch) < k * most:
+            self._scratch = np.empty(k * most, dtype=np.int64)
+        return self._scratch[:k * most], most
+
+    def commit(self, n_rows, nnz):
+        """The compiled loop wrote ``n_rows`` rows, ``nnz`` values, into :meth:`room`."""
+        indptr = self.columns["indptr"]
+        indptr[self.rows + 1:self.rows + n_rows + 1] += self.stored
+        self.rows, self.stored = self.rows + n_rows, self.stored + nnz
+
+    def add(self, indptr, indices, data, labels, weights=None):
+        """Append the arrays of a piece parsed apart."""
+        n_rows, nnz = len(labels), len(indices)
+        parts = {"indptr": indptr[1:] + self.stored, "indices": indices, "data": data,
+                 "labels": labels, "weights": weights}
+        self.room(2 * max(n_rows, nnz), 0.0)
+        for name, array in self.columns.items():
+            used = self._used(name)
+            array[used:used + len(parts[name])] = parts[name]
+        self.rows, self.stored = self.rows + n_rows, self.stored + nnz
+
+    def arrays(self):
+        """``(indptr, indices, data, labels, weights or None)``, cut to what was
+        written."""
+        for name, array in self.columns.items():
+            array.resize(self._used(name), refcheck=False)
+        c = self.columns
+        return c["indptr"], c["indices"], c["data"], c["labels"], c.get("weights")
 
 
 def _plain_options(n_features, zero_based):
@@ -456,11 +668,22 @@ def _plain_options(n_features, zero_based):
 
 
 def libsvm_matrix(data, indices, indptr, width):
-    """The CSR matrix load_svmlight_file builds of these arrays (its index dtype,
-    its sparse interface)."""
-    X = sp.csr_array((data, indices, indptr), (len(indptr) - 1, width))
-    X.sort_indices()
-    return _align_api_if_sparse(X)
+    """The CSR matrix load_svmlight_file builds of these arrays (its sparse
+    interface; int32 indices and offsets where they fit, see :func:`canonical_csr`)."""
+    return _align_api_if_sparse(canonical_csr(data, indices, indptr, width))
+
+
+def canonical_csr(data, indices, indptr, width):
+    """A ``csr_matrix`` of arrays whose rows are canonical (columns increasing, none
+    twice: the parsers make them so), taken without a copy: int32 offsets when the
+    indices are int32 and the stored values fit, as scipy would choose, and the
+    flags set, so that scipy does not sort or check them again."""
+    if indptr.dtype != indices.dtype and indices.dtype == np.int32 and indptr[-1] < 2**31:
+        indptr = indptr.astype(np.int32)
+    X = sp.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, int(width)),
+                      copy=False)
+    X.has_canonical_format = True
+    return X
 
 
 def _load_libsvm_sklearn(path, n_features, zero_based):
@@ -479,47 +702,57 @@ def _load_libsvm_sklearn(path, n_features, zero_based):
     return X, libsvm_labels(y, path)
 
 
-def read_libsvm(payload, zero_based, where, first_line=1, *, with_newlines=False):
+def read_libsvm(payload, zero_based, where, first_line=1, *, with_newlines=False, shift=0,
+                with_extent=False):
     """The whole lines ``payload`` (bytes, or a memoryview of them) of a LIBSVM file
     as load_svmlight_file's loop reads them (``zero_based`` its flag: False refuses
-    index 0): ``(indices as written, data, indptr, labels, starts, lines)`` with
-    int64 ``indices``/``indptr``, float64 ``data``/``labels`` (NaN or inf where the
-    file says so), and each row's start byte and line number. ``where`` names the
-    file in errors, ``first_line`` is the number of the payload's first line. With
-    ``with_newlines`` the number of ``\\n`` bytes comes last (counted anyway for
-    the arrays' bounds: a pass over pieces needs it for the next piece's line)."""
+    index 0): ``(indices, data, indptr, labels, starts, lines)`` with int32
+    ``indices`` (as written less ``shift``: every index fits, they are below 2**31),
+    int64 ``indptr``, float64 ``data``/``labels`` (NaN or inf where the file says
+    so), and each row's start byte and line number. ``where`` names the file in
+    errors, ``first_line`` is the number of the payload's first line. With
+    ``with_newlines`` the number of ``\\n`` bytes comes next (counted anyway for
+    the arrays' bounds: a pass over pieces needs it for the next piece's line), with
+    ``with_extent`` last ``(smallest, largest)`` index as written (-1, -1 without
+    any), found by the parser's own pass."""
     from .._kernels import _libsvm
 
     buf = np.frombuffer(payload, dtype=np.uint8)
     n_lines, n_words = _libsvm.libsvm_capacity(buf)
     indptr = np.zeros(n_lines + 1, dtype=np.int64)
-    indices = np.empty(n_words, dtype=np.int64)
-    data = np.empty(n_words)
+    with small_pages():
+        indices = np.empty(n_words, dtype=np.int32)
+        data = np.empty(n_words)
     labels = np.empty(n_lines)
     starts = np.empty(n_lines, dtype=np.int64)
     lines = np.empty(n_lines, dtype=np.int64)
     slow = np.empty(n_lines, dtype=np.int64)
-    rows, stored, n_slow = _libsvm.libsvm_parse(buf, bool(zero_based), _libsvm.POWERS, indptr,
-                                                indices, data, labels, starts, lines, slow)
+    rows, stored, n_slow, low, high, _ = _libsvm.libsvm_parse(
+        buf, bool(zero_based), int(shift), _libsvm.POWERS, indptr, indices, data, labels,
+        starts, lines, slow)
     indptr, labels = indptr[:rows + 1], labels[:rows]
     starts, lines = starts[:rows], lines[:rows] + first_line
     # a block much smaller than its bound is copied, not kept as a view of it
     keep = (lambda a: a[:stored]) if 4 * stored >= 3 * n_words else (lambda a: a[:stored].copy())
     indices, data = keep(indices), keep(data)
+    extent = (int(low), int(high))
     if n_slow:
-        indptr, indices, data = _read_slow_libsvm(bytes(payload), slow[:n_slow],
-                                                  bool(zero_based), where, indptr, indices,
-                                                  data, labels, starts, lines)
+        indptr, indices, data, extent = _read_slow_libsvm(
+            bytes(payload), slow[:n_slow], bool(zero_based), where, indptr, indices, data,
+            labels, starts, lines, shift, extent)
+    out = (indices, data, indptr, labels, starts, lines)
     if with_newlines:  # libsvm_capacity's lines: one more than the newlines
-        return indices, data, indptr, labels, starts, lines, n_lines - 1
-    return indices, data, indptr, labels, starts, lines
+        out += (n_lines - 1,)
+    return out + (extent,) if with_extent else out
 
 
 def _read_slow_libsvm(payload, slow, zero_based, where, indptr, indices, data, labels,
-                      starts, lines):
+                      starts, lines, shift, extent):
     """Read the lines the compiled loop left (their rows are empty) with
-    scikit-learn's parser, one by one, and put their features in; the first it
-    refuses is refused with its line."""
+    scikit-learn's parser, one by one, and put their features in (less ``shift``);
+    the first it refuses is refused with its line. Returns the new ``indptr``,
+    ``indices``, ``data`` and ``extent`` (the smallest and largest index as
+    written, these lines' too)."""
     parts_i, parts_d, counts = [], [], np.diff(indptr)
     previous = 0
     for row in slow.tolist():
@@ -537,7 +770,12 @@ def _read_slow_libsvm(payload, slow, zero_based, where, indptr, indices, data, l
         cut = indptr[row]
         parts_i.append(indices[previous:cut])
         parts_d.append(data[previous:cut])
-        parts_i.append(X.indices.astype(np.int64) + (0 if zero_based else 1))
+        written = X.indices.astype(np.int64) + (0 if zero_based else 1)
+        if len(written):  # increasing, as scikit-learn's parser requires
+            low, high = extent
+            extent = (int(written[0]) if high < 0 else min(low, int(written[0])),
+                      max(high, int(written[-1])))
+        parts_i.append((written - shift).astype(indices.dtype))
         parts_d.append(X.data.astype(np.float64))
         counts[row] = X.indices.shape[0]
         previous = cut
@@ -545,7 +783,7 @@ def _read_slow_libsvm(payload, slow, zero_based, where, indptr, indices, data, l
     parts_d.append(data[previous:])
     new_indptr = np.zeros_like(indptr)
     np.cumsum(counts, out=new_indptr[1:])
-    return new_indptr, np.concatenate(parts_i), np.concatenate(parts_d)
+    return new_indptr, np.concatenate(parts_i), np.concatenate(parts_d), extent
 
 
 def libsvm_labels(y, path, first_row=0):

@@ -32,7 +32,6 @@ with the file and line.
 import re
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils import murmurhash3_32
 
 from .._kernels import _text
@@ -174,16 +173,19 @@ def vw_arrays(payload, n_features, where, first_line=1):
     starts, lines)``, each row's start byte in ``payload`` and its line number too."""
     buf = np.frombuffer(payload, dtype=np.uint8)
     n_lines, n_words = _text.vw_capacity(buf)
+    from ._loaders import small_pages
+
     index_type = np.int32 if n_features < 2**31 else np.int64
     indptr = np.zeros(n_lines + 1, dtype=np.int64)
-    indices = np.empty(n_words, dtype=index_type)
-    data = np.empty(n_words)
+    with small_pages():  # see there: the first touch of huge pages can cost more
+        indices = np.empty(n_words, dtype=index_type)
+        data = np.empty(n_words)
     labels = np.empty(n_lines)
     weights = np.empty(n_lines)
     slow = np.empty((n_lines, 4), dtype=np.int64)
     starts = np.empty(n_lines, dtype=np.int64)
     lines = np.empty(n_lines, dtype=np.int64)
-    rows, stored, n_slow = _text.vw_parse(buf, int(n_features), _text.POWERS, indptr, indices,
+    rows, stored, n_slow, _ = _text.vw_parse(buf, int(n_features), _text.POWERS, indptr, indices,
                                           data, labels, weights, slow, starts, lines)
     indptr, indices, data = indptr[:rows + 1], indices[:stored], data[:stored]
     labels, weights = labels[:rows], weights[:rows]
@@ -197,12 +199,9 @@ def vw_arrays(payload, n_features, where, first_line=1):
 def vw_matrix(data, indices, indptr, n_features):
     """The CSR matrix :func:`parse_vw` makes of its arrays (rows in canonical form;
     int32 offsets when they fit, as the indices)."""
-    if indptr.dtype != indices.dtype and indptr[-1] < 2**31:
-        indptr = indptr.astype(np.int32) if indices.dtype == np.int32 else indptr
-    X = sp.csr_matrix((data, indices, indptr), shape=(len(indptr) - 1, int(n_features)),
-                      copy=False)
-    X.has_canonical_format = True
-    return X
+    from ._loaders import canonical_csr
+
+    return canonical_csr(data, indices, indptr, n_features)
 
 
 def _read_slow_lines(payload, slow, n_features, where, first_line, indptr, indices, data,
@@ -284,13 +283,40 @@ def load_vw(path, n_features=None, *, hash_bits=None, labels=True, with_weights=
 
     path = _existing(path)
     width = check_width(n_features, hash_bits, path)
-    payload = path.read_bytes()
-    X, y, weights = parse_vw(payload, width, str(path))
+    indptr, indices, data, y, weights = read_vw_file(path, width)
+    X = vw_matrix(data, indices, indptr, width)
     if X.shape[0] == 0:
         raise ValueError(f"{path}: no data lines.")
-    if labels:
-        y = vw_labels(y, payload, str(path))
+    if labels:  # the text only names a line without a label (an error)
+        y = vw_labels(y, path.read_bytes() if np.isnan(y).any() else b"", str(path))
     return (X, y, weights) if with_weights else (X, y)
+
+
+def read_vw_file(path, n_features):
+    """:func:`vw_arrays` of the whole file ``path``, read in pieces of whole lines
+    as :func:`~rosenblatt.datasets._loaders.read_libsvm_file` reads LIBSVM:
+    ``(indptr, indices, data, labels, weights)``, each piece's rows written by the
+    compiled loop straight into arrays that grow; a piece with a line it leaves to
+    :func:`parse_vw_line` goes through :func:`vw_arrays`, which refuses a bad line
+    with its file and line."""
+    from ._loaders import GrowingRows
+
+    where, line = str(path), 1
+    rows = GrowingRows(np.int32 if n_features < 2**31 else np.int64, weighted=True)
+    for payload, rest in rows.pieces(path):
+        buf = np.frombuffer(payload, dtype=np.uint8)
+        indptr, indices, data, labels, weights = rows.room(len(buf), rest)
+        flat, most = rows.scratch(6, len(buf))
+        n_rows, nnz, n_slow, seen = _text.vw_parse(
+            buf, int(n_features), _text.POWERS, indptr, indices, data, labels, weights,
+            flat[:4 * most].reshape(most, 4), flat[4 * most:5 * most], flat[5 * most:])
+        del buf, indptr, indices, data, labels, weights  # views: none outlives a piece
+        if n_slow:  # a slow line: the piece again, by the full reader
+            rows.add(*vw_arrays(payload, n_features, where, line)[:5])
+        else:
+            rows.commit(n_rows, nnz)
+        line += seen
+    return rows.arrays()
 
 
 def check_width(n_features, hash_bits, path):
