@@ -392,6 +392,17 @@ def _scored(heads, keep, d):
 
 
 @jit(fastmath=False)
+def _gather(features, m, into, n_into, w, sign, margin):
+    """Append the ``m`` feature indices to ``into`` (from ``n_into``) and add
+    ``sign × w`` over them to ``margin``; returns the new count and margin."""
+    for k in range(m):
+        into[n_into] = features[k]
+        n_into += 1
+        margin += sign * w[features[k]]
+    return n_into, margin
+
+
+@jit(fastmath=False)
 def _mira_step(X, start, words, arc_spec, sib_spec, grand_spec, counts, gold, heads,
                gold_inner, inner, second, grand, keep, w, mask, features, C):
     """1-best MIRA's step for the tree (McDonald, Crammer & Pereira 2005), the
@@ -409,43 +420,25 @@ def _mira_step(X, start, words, arc_spec, sib_spec, grand_spec, counts, gold, he
         if heads[d] != gold[d]:
             loss += 1.0
             m = arc_features(X, start, words, arc_spec, counts, gold[d], d, mask, features)
-            for k in range(m):
-                plus[n_plus] = features[k]
-                n_plus += 1
-                margin += w[features[k]]
+            n_plus, margin = _gather(features, m, plus, n_plus, w, 1.0, margin)
             m = arc_features(X, start, words, arc_spec, counts, heads[d], d, mask, features)
-            for k in range(m):
-                minus[n_minus] = features[k]
-                n_minus += 1
-                margin -= w[features[k]]
+            n_minus, margin = _gather(features, m, minus, n_minus, w, -1.0, margin)
         if second and (heads[d] != gold[d] or inner[d] != gold_inner[d]):
             m = sibling_features(X, start, words, sib_spec, gold[d], gold_inner[d], d, mask,
                                  features)
-            for k in range(m):
-                plus[n_plus] = features[k]
-                n_plus += 1
-                margin += w[features[k]]
+            n_plus, margin = _gather(features, m, plus, n_plus, w, 1.0, margin)
             m = sibling_features(X, start, words, sib_spec, heads[d], inner[d], d, mask,
                                  features)
-            for k in range(m):
-                minus[n_minus] = features[k]
-                n_minus += 1
-                margin -= w[features[k]]
+            n_minus, margin = _gather(features, m, minus, n_minus, w, -1.0, margin)
         if grand and _grand_differs(gold, heads, d):
             if _scored(gold, keep, d):
                 m = grand_features(X, start, words, grand_spec, gold[gold[d]], gold[d], d,
                                    mask, features)
-                for k in range(m):
-                    plus[n_plus] = features[k]
-                    n_plus += 1
-                    margin += w[features[k]]
+                n_plus, margin = _gather(features, m, plus, n_plus, w, 1.0, margin)
             if _scored(heads, keep, d):
                 m = grand_features(X, start, words, grand_spec, heads[heads[d]], heads[d], d,
                                    mask, features)
-                for k in range(m):
-                    minus[n_minus] = features[k]
-                    n_minus += 1
-                    margin -= w[features[k]]
+                n_minus, margin = _gather(features, m, minus, n_minus, w, -1.0, margin)
     if loss == 0.0:
         return 0.0
     norm = _squared_difference(plus, n_plus, minus, n_minus)
