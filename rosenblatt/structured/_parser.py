@@ -445,7 +445,9 @@ class DependencyParser(PerceptronClassifier):
         86.83, against second order's 87.99 / 86.12, Eisner's 86.79 and
         Chu–Liu–Edmonds' 85.75 UAS; BENCHMARKS.md) and trains in about 220 CPU
         s there (second order 170, Eisner 57); on treebanks with many crossing
-        arcs (Portuguese Bosque) Chu–Liu–Edmonds beats Eisner.
+        arcs (Portuguese Bosque) non-projective decoding beats projective at
+        first and second order, and the default is still ahead (UAS 90.02
+        against the second-order search's 89.89).
     update : {"perceptron", "mira"}, default="perceptron"
         The step of an update. ``"perceptron"``: 1 (Collins 2002). ``"mira"``:
         1-best MIRA's passive-aggressive step (McDonald, Crammer & Pereira
