@@ -185,29 +185,40 @@ def reference_epoch(X, y, bounds, order, w, u, sizes, seen, mira=False, C=1.0):
                     for f in arc_features(X, start, n, head, d, n_arc - 1):
                         w[f] += step
                         u[f] += seen * step
-        for d in range(1, n + 1):
-            children = [c for c in range(1, n + 1) if gold[c] == d]
-            left, right = (min(children), max(children)) if children else (-1, -1)
-            grand = gold[gold[d]] if gold[d] > 0 else -1
-            rows = label_features(X, start, n, gold[d], d, left, right, grand,
-                                  inner_sibling(gold, d), n_rows - 1)
-            totals = [sum(w[n_arc + r * n_labels + k] for r in rows) for k in range(n_labels)]
-            predicted, label = int(np.argmax(totals)), int(y[start + d, 1])
-            if predicted != label:
-                wrong = True
-                tau = 1.0
-                if mira:
-                    margin = 0.0
-                    for r in rows:
-                        margin += w[n_arc + r * n_labels + label] \
-                            - w[n_arc + r * n_labels + predicted]
-                    tau = min(C, max(0.0, (1.0 - margin) / (2.0 * _squared_norm(rows, []))))
-                for k, step in ((label, tau), (predicted, -tau)):
-                    for r in rows:
-                        w[n_arc + r * n_labels + k] += step
-                        u[n_arc + r * n_labels + k] += seen * step
+        wrong = reference_labeller(X, y, start, n, gold, w, u, seen, sizes, mira, C) or wrong
         mistakes += wrong
     return mistakes, seen
+
+
+def reference_labeller(X, y, start, n, gold, w, u, seen, sizes, mira=False, C=1.0):
+    """The labeller's pass over a sentence's gold arcs, in plain Python: each word's
+    relation predicted from its label rows, a wrong one moving the gold relation's
+    weights up and the predicted one's down (by 1, or MIRA's step capped at ``C``);
+    whether any was wrong."""
+    n_arc, n_rows, n_labels = sizes
+    wrong = False
+    for d in range(1, n + 1):
+        children = [c for c in range(1, n + 1) if gold[c] == d]
+        left, right = (min(children), max(children)) if children else (-1, -1)
+        grand = gold[gold[d]] if gold[d] > 0 else -1
+        rows = label_features(X, start, n, gold[d], d, left, right, grand,
+                              inner_sibling(gold, d), n_rows - 1)
+        totals = [sum(w[n_arc + r * n_labels + k] for r in rows) for k in range(n_labels)]
+        predicted, label = int(np.argmax(totals)), int(y[start + d, 1])
+        if predicted != label:
+            wrong = True
+            tau = 1.0
+            if mira:
+                margin = 0.0
+                for r in rows:
+                    margin += w[n_arc + r * n_labels + label] \
+                        - w[n_arc + r * n_labels + predicted]
+                tau = min(C, max(0.0, (1.0 - margin) / (2.0 * _squared_norm(rows, []))))
+            for k, step in ((label, tau), (predicted, -tau)):
+                for r in rows:
+                    w[n_arc + r * n_labels + k] += step
+                    u[n_arc + r * n_labels + k] += seen * step
+    return wrong
 
 
 def _factor(tree, d, kind, keep):
@@ -275,20 +286,7 @@ def reference_grandparent_epoch(X, y, bounds, order, w, u, sizes, seen):
                         for k in features[kind](X, start, n, *f, n_arc - 1):
                             w[k] += step
                             u[k] += seen * step
-        for d in range(1, n + 1):
-            children = [c for c in range(1, n + 1) if gold[c] == d]
-            left, right = (min(children), max(children)) if children else (-1, -1)
-            grand = gold[gold[d]] if gold[d] > 0 else -1
-            rows = label_features(X, start, n, gold[d], d, left, right, grand,
-                                  inner_sibling(gold, d), n_rows - 1)
-            totals = [sum(w[n_arc + r * n_labels + k] for r in rows) for k in range(n_labels)]
-            predicted, label = int(np.argmax(totals)), int(y[start + d, 1])
-            if predicted != label:
-                wrong = True
-                for k, step in ((label, 1.0), (predicted, -1.0)):
-                    for r in rows:
-                        w[n_arc + r * n_labels + k] += step
-                        u[n_arc + r * n_labels + k] += seen * step
+        wrong = reference_labeller(X, y, start, n, gold, w, u, seen, sizes) or wrong
         mistakes += wrong
     return mistakes, seen
 
