@@ -583,20 +583,27 @@ class _LibsvmScan:
                         self.largest = max(self.largest, high)
                         self.smallest = low if self.smallest is None else min(self.smallest,
                                                                               low)
-                    place = self.rows + np.arange(len(y))
-                    opening = place % size == 0
-                    self.starts.extend((self.offset + at[opening]).tolist())
-                    self.firsts.extend(numbers[opening].tolist())
-                    self.lasts.extend(numbers[(place + 1) % size == 0].tolist())
-                    if len(y):
-                        self.last_line = int(numbers[-1])
-                    self.rows += len(y)
-                    self.line += newlines
-                    self.offset += cut
+                    self._advance(len(y), at, numbers, newlines, cut, size)
                     lines.keep(cut)
                     yield indices, data, indptr, y, numbers, None
                 else:
                     lines.keep()
+
+    def _advance(self, n_rows, at, numbers, newlines, cut, size):
+        """Count a piece's ``n_rows`` rows (starting at byte offsets ``at``, on
+        lines ``numbers``) and move past its ``cut`` bytes and ``newlines`` lines,
+        noting where each block of ``size`` rows opens and which lines open and
+        close it."""
+        place = self.rows + np.arange(n_rows)
+        opening = place % size == 0
+        self.starts.extend((self.offset + at[opening]).tolist())
+        self.firsts.extend(numbers[opening].tolist())
+        self.lasts.extend(numbers[(place + 1) % size == 0].tolist())
+        if n_rows:
+            self.last_line = int(numbers[-1])
+        self.rows += n_rows
+        self.line += newlines
+        self.offset += cut
 
     def ask(self, need, aligned, held):
         """The bytes to read for the next piece: ``_SCAN_BYTES``, or with ``aligned``
@@ -706,16 +713,7 @@ class _VwScan(_LibsvmScan):
                                                            self.line)).tolist())
                     self.weighted |= bool(np.any(weights != 1.0))
                     self.n_values += len(indices)
-                    place = self.rows + np.arange(len(y))
-                    opening = place % size == 0
-                    self.starts.extend((self.offset + at[opening]).tolist())
-                    self.firsts.extend(numbers[opening].tolist())
-                    self.lasts.extend(numbers[(place + 1) % size == 0].tolist())
-                    if len(y):
-                        self.last_line = int(numbers[-1])
-                    self.rows += len(y)
-                    self.line += newlines
-                    self.offset += cut
+                    self._advance(len(y), at, numbers, newlines, cut, size)
                     lines.keep(cut)
                     yield indices, data, indptr, y, numbers, weights
                 else:
